@@ -1,0 +1,34 @@
+/** What KV holds under the SHA-256 hex of a key; the key itself is never stored. */
+export interface ApiKeyRecord {
+  employerId: number;
+}
+
+export const API_KEY_CACHE_TTL_MS = 60_000;
+const MAX_CACHED_KEYS = 10_000;
+
+// Per isolate: one KV read per key per minute at most (DESIGN 9). Misses are not cached, so
+// a key created a moment ago works at once; a revoked key lives here for at most the TTL.
+const cache = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
+
+export async function hashApiKey(apiKey: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function isApiKeyRecord(value: unknown): value is ApiKeyRecord {
+  const id = (value as ApiKeyRecord | null)?.employerId;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+}
+
+export async function findApiKey(kv: KVNamespace, apiKey: string, now = Date.now()): Promise<ApiKeyRecord | null> {
+  const hash = await hashApiKey(apiKey);
+  const cached = cache.get(hash);
+  if (cached && cached.expiresAt > now) return cached.record;
+  cache.delete(hash);
+
+  const record = await kv.get<unknown>(hash, "json");
+  if (!isApiKeyRecord(record)) return null;
+  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
+  cache.set(hash, { record: { employerId: record.employerId }, expiresAt: now + API_KEY_CACHE_TTL_MS });
+  return record;
+}

@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+// Times are Unix seconds (UTC); money is an integer count of ten-thousandths, so
+// 65000.1234 is stored as 650001234 and no float ever touches an amount.
+
+export const employers = sqliteTable(
+  "employers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    plan: text("plan", { enum: ["standard", "unlimited"] }).notNull().default("standard"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
+    check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),
+  ],
+);
+
+export const positionTypes = sqliteTable("position_types", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const salaryTypes = sqliteTable("salary_types", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  unit: text("unit").notNull(),
+});
+
+export const applicantRoutingTypes = sqliteTable("applicant_routing_types", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const categories = sqliteTable("categories", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const locations = sqliteTable(
+  "locations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    type: text("type").notNull(),
+    provinceCode: text("province_code").notNull(),
+    // Lower-case, accent-free, single-spaced name: what lookups and prefix search compare.
+    nameKey: text("name_key").notNull(),
+    // 1 = most populous; null for places created from job requests (ranked last).
+    populationRank: integer("population_rank"),
+    source: text("source", { enum: ["gazetteer", "employer"] }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("locations_place_unique").on(t.nameKey, t.provinceCode, t.type),
+    index("locations_name_key_rank_idx").on(t.nameKey, t.populationRank),
+  ],
+);
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    employerId: integer("employer_id")
+      .notNull()
+      .references(() => employers.id, { onDelete: "cascade" }),
+    referenceId: text("reference_id"),
+    title: text("title"),
+    publishDate: integer("publish_date").notNull(),
+    closeDate: integer("close_date").notNull(),
+    confidential: integer("confidential", { mode: "boolean" }).notNull().default(false),
+    autoRefresh: integer("auto_refresh", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: ["active", "archived", "draft"] }).notNull(),
+    positionTypeId: integer("position_type_id").references(() => positionTypes.id),
+    salaryAmount: integer("salary_amount"),
+    salaryMaxAmount: integer("salary_max_amount"),
+    salaryTypeId: integer("salary_type_id").references(() => salaryTypes.id),
+    salaryPlusCommission: integer("salary_plus_commission", { mode: "boolean" }),
+    description: text("description"),
+    applicantRoutingTypeId: integer("applicant_routing_type_id").references(
+      () => applicantRoutingTypes.id,
+    ),
+    applicationEmail: text("application_email"),
+    applicationUrl: text("application_url"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),
+    // The employer's list, newest first with id breaking ties: SQLite walks these backwards.
+    index("jobs_employer_list_idx").on(t.employerId, t.publishDate, t.id),
+    index("jobs_employer_status_list_idx").on(
+      t.employerId,
+      t.status,
+      t.publishDate,
+      t.id,
+    ),
+    uniqueIndex("jobs_employer_reference_unique")
+      .on(t.employerId, t.referenceId)
+      .where(sql`${t.referenceId} IS NOT NULL`),
+    // The cron's two set-based statements.
+    index("jobs_auto_refresh_idx").on(t.status, t.autoRefresh, t.publishDate),
+    index("jobs_expiry_idx").on(t.status, t.closeDate),
+  ],
+);
+
+export const jobLocations = sqliteTable(
+  "job_locations",
+  {
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    locationId: integer("location_id")
+      .notNull()
+      .references(() => locations.id),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.locationId] })],
+);
+
+export const jobCategories = sqliteTable(
+  "job_categories",
+  {
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.categoryId] })],
+);

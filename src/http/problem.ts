@@ -1,0 +1,107 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** One broken rule: `field` is the member's path (`locations[1].description`, `pageSize`). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * Every failure the API reports is one of these; the app's single `onError` turns it into an
+ * RFC 9457 problem+json body. `type` is a relative URI reference naming the problem kind.
+ */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly kind: string,
+    readonly title: string,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; members?: Record<string, unknown> } = {},
+  ) {
+    super(detail);
+  }
+}
+
+export class ValidationError extends ProblemError {
+  constructor(errors: FieldError[], detail = "The request has invalid members; see errors.") {
+    super(400, "validation-error", "Your request is not valid.", detail, { errors });
+  }
+}
+
+export class BadRequestError extends ProblemError {
+  constructor(detail: string) {
+    super(400, "bad-request", "Bad request.", detail);
+  }
+}
+
+export class UnauthorizedError extends ProblemError {
+  constructor(detail: string) {
+    super(401, "unauthorized", "Authentication required.", detail, {
+      headers: { "WWW-Authenticate": 'API-Key header="API-Key"' },
+    });
+  }
+}
+
+export class NotFoundError extends ProblemError {
+  constructor(detail = "No resource exists at this address.") {
+    super(404, "not-found", "Not found.", detail);
+  }
+}
+
+export class MethodNotAllowedError extends ProblemError {
+  constructor(method: string, allowed: string[]) {
+    super(405, "method-not-allowed", "Method not allowed.", `${method} is not allowed here; use ${allowed.join(", ")}.`, {
+      headers: { Allow: allowed.join(", ") },
+    });
+  }
+}
+
+export class ConflictError extends ProblemError {
+  constructor(kind: string, detail: string, members?: Record<string, unknown>) {
+    super(409, kind, "Conflict.", detail, { members });
+  }
+}
+
+export class PayloadTooLargeError extends ProblemError {
+  constructor(limitBytes: number) {
+    super(413, "payload-too-large", "Request body too large.", `The request body must be at most ${limitBytes} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ProblemError {
+  constructor(received: string | undefined) {
+    super(
+      415,
+      "unsupported-media-type",
+      "Unsupported media type.",
+      `Send the body as application/json (received ${received ? `"${received}"` : "no Content-Type"}).`,
+    );
+  }
+}
+
+export class TooManyRequestsError extends ProblemError {
+  constructor(retryAfterSeconds: number) {
+    super(429, "rate-limited", "Too many requests.", `Rate limit exceeded; retry after ${retryAfterSeconds} seconds.`, {
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    });
+  }
+}
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+export function problemResponse(c: Context, problem: ProblemError): Response {
+  const body = {
+    type: `/problems/${problem.kind}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    ...(problem.extra.errors ? { errors: problem.extra.errors } : {}),
+    ...problem.extra.members,
+    instance: c.req.path,
+    requestId: c.get("requestId"),
+  };
+  for (const [name, value] of Object.entries(problem.extra.headers ?? {})) c.header(name, value);
+  c.header("Content-Type", PROBLEM_CONTENT_TYPE);
+  return c.body(JSON.stringify(body), problem.status);
+}

@@ -1,0 +1,81 @@
+import { z } from "@hono/zod-openapi";
+
+export const FieldErrorSchema = z
+  .object({
+    field: z.string().openapi({ example: "salary.type.id" }),
+    message: z.string().openapi({ example: "salary.type.id is required." }),
+  })
+  .openapi("FieldError");
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "/problems/validation-error" }),
+    title: z.string().openapi({ example: "Your request is not valid." }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().openapi({ example: "The request has invalid members; see errors." }),
+    errors: z.array(FieldErrorSchema).optional(),
+    instance: z.string().openapi({ example: "/api/v1.1/jobs" }),
+    requestId: z.string().openapi({ example: "5f0c6e2e-3d1b-4b8e-9a51-0c1d2e3f4a5b" }),
+  })
+  .passthrough()
+  .openapi("Problem", { description: "RFC 9457 problem details; every error response has this shape." });
+
+const PROBLEM_DESCRIPTIONS = {
+  400: "Malformed JSON or failed validation; `errors` names every broken member.",
+  401: "Missing or unknown API-Key.",
+  404: "No such resource (or it belongs to another employer).",
+  405: "Method not allowed on this path; see the Allow header.",
+  409: "Conflict with the current state.",
+  413: "Request body larger than 1 MiB.",
+  415: "Body is not application/json.",
+  429: "Rate limit exceeded; see Retry-After.",
+  500: "Unexpected error; quote the requestId when asking for help.",
+} as const;
+
+export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;
+
+/** OpenAPI response entries for the given error statuses, all with the problem+json schema. */
+export function problemResponses<S extends ProblemStatus>(...statuses: S[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: PROBLEM_DESCRIPTIONS[status], content: { "application/problem+json": { schema: ProblemSchema } } },
+    ]),
+  ) as unknown as Record<S, { description: string; content: { "application/problem+json": { schema: typeof ProblemSchema } } }>;
+}
+
+export const PagingSchema = z
+  .object({
+    total: z.number().int().openapi({ example: 42 }),
+    page: z.number().int().openapi({ example: 1 }),
+    pages: z.number().int().openapi({ example: 5 }),
+    pageSize: z.number().int().openapi({ example: 10 }),
+    previous: z.string().nullable().openapi({ example: null }),
+    next: z.string().nullable().openapi({ example: "https://api.example.com/api/v1.1/jobs?status=active&page=2" }),
+  })
+  .openapi("Paging");
+
+const pageNumber = (name: string, fallback: number, max?: number) => {
+  let schema = z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1${max ? ` to ${max}` : ""}.`)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max ?? 2_147_483_647));
+  return schema.optional().default(String(fallback) as never).openapi({ param: { name, in: "query" }, example: String(fallback) });
+};
+
+/** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */
+export const PagingQuerySchema = z.object({
+  page: pageNumber("page", 1),
+  pageSize: pageNumber("pageSize", 10, 100),
+});
+
+/** Path ids are canonical decimal Int32: no sign, no leading zero, no exponent. */
+export const IdParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, "id must be a whole number from 1 to 2147483647.")
+    .transform(Number)
+    .refine((n) => n <= 2_147_483_647, "id must be a whole number from 1 to 2147483647.")
+    .openapi({ param: { name: "id", in: "path" }, example: "1234", type: "integer" } as never),
+});

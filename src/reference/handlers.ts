@@ -1,0 +1,48 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { buildPaging } from "../http/paging";
+import { NotFoundError } from "../http/problem";
+import { validationHook } from "../http/validation";
+import { findLocation, loadReferenceData, searchLocations } from "./repository";
+import {
+  getLocationRoute,
+  listApplicantRoutingTypes,
+  listJobCategories,
+  listPositionTypes,
+  listSalaryTypes,
+  searchLocationsRoute,
+} from "./routes";
+
+// Reference data is public and changes only with a deploy; locations may gain places.
+const STATIC_CACHE = "public, max-age=3600";
+const LOCATIONS_CACHE = "public, max-age=300";
+
+export const referenceApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(listPositionTypes, async (c) => {
+    c.header("Cache-Control", STATIC_CACHE);
+    return c.json({ data: (await loadReferenceData(c.var.db)).positionTypes }, 200);
+  })
+  .openapi(listJobCategories, async (c) => {
+    c.header("Cache-Control", STATIC_CACHE);
+    return c.json({ data: (await loadReferenceData(c.var.db)).categories }, 200);
+  })
+  .openapi(listSalaryTypes, async (c) => {
+    c.header("Cache-Control", STATIC_CACHE);
+    return c.json({ data: (await loadReferenceData(c.var.db)).salaryTypes }, 200);
+  })
+  .openapi(listApplicantRoutingTypes, async (c) => {
+    c.header("Cache-Control", STATIC_CACHE);
+    return c.json({ data: (await loadReferenceData(c.var.db)).applicantRoutingTypes }, 200);
+  })
+  .openapi(searchLocationsRoute, async (c) => {
+    const { q, page, pageSize } = c.req.valid("query");
+    const { rows, total } = await searchLocations(c.var.db, q, page, pageSize);
+    c.header("Cache-Control", LOCATIONS_CACHE);
+    return c.json({ data: rows, paging: buildPaging(c, total, page, pageSize) }, 200);
+  })
+  .openapi(getLocationRoute, async (c) => {
+    const location = await findLocation(c.var.db, c.req.valid("param").id);
+    if (!location) throw new NotFoundError("No location has this id.");
+    c.header("Cache-Control", LOCATIONS_CACHE);
+    return c.json(location, 200);
+  });

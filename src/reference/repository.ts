@@ -1,0 +1,70 @@
+import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { applicantRoutingTypes, categories, locations, positionTypes, salaryTypes } from "../db/schema";
+import { placeKey } from "../locations/place-key";
+import type { Location, NamedRef, SalaryType } from "./schemas";
+
+export interface ReferenceData {
+  positionTypes: NamedRef[];
+  categories: NamedRef[];
+  salaryTypes: SalaryType[];
+  applicantRoutingTypes: NamedRef[];
+}
+
+// Seeded by a migration and never edited at run time, so one read per isolate is enough.
+let referenceData: Promise<ReferenceData> | undefined;
+
+export function loadReferenceData(db: Database): Promise<ReferenceData> {
+  referenceData ??= db
+    .batch([
+      db.select().from(positionTypes).orderBy(asc(positionTypes.id)),
+      db.select().from(categories).orderBy(asc(categories.id)),
+      db.select().from(salaryTypes).orderBy(asc(salaryTypes.id)),
+      db.select().from(applicantRoutingTypes).orderBy(asc(applicantRoutingTypes.id)),
+    ])
+    .then(([positionTypes, categories, salaryTypes, applicantRoutingTypes]) => ({
+      positionTypes,
+      categories,
+      salaryTypes,
+      applicantRoutingTypes,
+    }))
+    .catch((error) => {
+      referenceData = undefined;
+      throw error;
+    });
+  return referenceData;
+}
+
+const locationColumns = {
+  id: locations.id,
+  name: locations.name,
+  description: locations.description,
+  type: locations.type,
+};
+
+/** Prefix search on the accent-free name: shortest name first, then the most populous. */
+export async function searchLocations(
+  db: Database,
+  query: string | undefined,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: Location[]; total: number }> {
+  const key = placeKey(query ?? "");
+  // A range on name_key uses its index, where LIKE 'key%' would not.
+  const filter = key ? and(gte(locations.nameKey, key), lt(locations.nameKey, `${key}\uffff`)) : undefined;
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select(locationColumns)
+      .from(locations)
+      .where(filter)
+      .orderBy(asc(sql`length(${locations.name})`), asc(sql`coalesce(${locations.populationRank}, 2147483647)`), asc(locations.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(locations).where(filter),
+  ]);
+  return { rows, total };
+}
+
+export async function findLocation(db: Database, id: number): Promise<Location | undefined> {
+  return db.select(locationColumns).from(locations).where(eq(locations.id, id)).get();
+}

@@ -1,0 +1,15 @@
+import type { D1Migration } from "cloudflare:test";
+import type { Env as WorkerBindings } from "../../src/env";
+import type * as Main from "../../src/index";
+
+// Types `env` and `exports` from "cloudflare:workers" inside tests.
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerBindings {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+    interface GlobalProps {
+      mainModule: typeof Main;
+    }
+  }
+}

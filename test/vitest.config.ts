@@ -1,0 +1,23 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig(async () => {
+  // Read on the Node side; test/support/apply-migrations.ts applies them inside workerd.
+  const migrations = await readD1Migrations(`${root}drizzle`);
+  return {
+    root,
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: `${root}wrangler.toml` },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["test/support/apply-migrations.ts"],
+    },
+  };
+});
