@@ -1,0 +1,52 @@
+import { env, exports } from "cloudflare:workers";
+import { hashApiKey } from "../../src/auth/api-keys";
+
+export const BASE = "https://api.test";
+export const API = `${BASE}/api/v1.1`;
+
+let employerCounter = 0;
+
+export interface TestEmployer {
+  employerId: number;
+  apiKey: string;
+  name: string;
+}
+
+/** A real employer row in D1 and its hashed key in KV, as `npm run keys -- create` makes them. */
+export async function createEmployer(
+  options: { name?: string; plan?: "standard" | "unlimited" } = {},
+): Promise<TestEmployer> {
+  const name = options.name ?? `Employer ${++employerCounter}`;
+  const row = await env.DB.prepare("INSERT INTO employers (name, plan, created_at) VALUES (?, ?, ?) RETURNING id")
+    .bind(name, options.plan ?? "standard", Math.floor(Date.now() / 1000))
+    .first<{ id: number }>();
+  const employerId = row!.id;
+  const apiKey = `test_${crypto.randomUUID()}`;
+  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify({ employerId }));
+  return { employerId, apiKey, name };
+}
+
+/** Drives the Worker over HTTP exactly as a client would. */
+export function request(path: string, init: RequestInit & { json?: unknown; apiKey?: string } = {}): Promise<Response> {
+  const { json, apiKey, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (apiKey) headers.set("API-Key", apiKey);
+  if (json !== undefined) headers.set("Content-Type", "application/json");
+  const url = path.startsWith("http") ? path : `${path.startsWith("/api") ? BASE : API}${path}`;
+  return exports.default.fetch(
+    new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }),
+  );
+}
+
+/** Asserts nothing itself; returns the parsed problem body for the caller to check. */
+export async function problemOf(res: Response) {
+  return (await res.json()) as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    errors?: { field: string; message: string }[];
+    requestId: string;
+    [member: string]: unknown;
+  };
+}

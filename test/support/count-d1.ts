@@ -1,0 +1,49 @@
+/**
+ * Wraps a D1 binding and counts round trips to the database: each statement execution
+ * (`run`, `all`, `first`, `raw`), each `batch` (one, however many statements) and each `exec`.
+ */
+export function countingD1(db: D1Database): { db: D1Database; count: () => number; reset: () => void } {
+  let trips = 0;
+  const rawOf = new WeakMap<object, D1PreparedStatement>();
+
+  const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "bind") return (...args: unknown[]) => wrapStatement(value.apply(target, args));
+        if (prop === "run" || prop === "all" || prop === "first" || prop === "raw") {
+          return (...args: unknown[]) => {
+            trips++;
+            return value.apply(target, args);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+    rawOf.set(proxy, statement);
+    return proxy;
+  };
+
+  const wrapped = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query));
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          trips++;
+          return target.batch(statements.map((s) => rawOf.get(s) ?? s));
+        };
+      }
+      if (prop === "exec") {
+        return (query: string) => {
+          trips++;
+          return target.exec(query);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { db: wrapped, count: () => trips, reset: () => (trips = 0) };
+}
