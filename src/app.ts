@@ -7,6 +7,7 @@ import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
+import { limitJobRequests } from "./http/middleware/rate-limit";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
 import { referenceApi } from "./reference/handlers";
@@ -34,8 +35,9 @@ export function createApp() {
     }),
   );
   app.use(`${API_PREFIX}/*`, database);
-  app.use(`${API_PREFIX}/jobs`, authenticate);
-  app.use(`${API_PREFIX}/jobs/*`, authenticate);
+  // Hono's `/jobs/*` also matches `/jobs` itself: one registration, so each request is
+  // authenticated and counted once.
+  app.use(`${API_PREFIX}/jobs/*`, authenticate, limitJobRequests);
 
   const routes = app.route("/", referenceApi);
 

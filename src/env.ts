@@ -3,6 +3,10 @@ import type { Database } from "./db/client";
 export interface Env {
   DB: D1Database;
   API_KEYS: KVNamespace;
+  /** Job requests per employer (wrangler.toml `[[ratelimits]]`). */
+  JOB_RATE_LIMITER: RateLimit;
+  /** Failed authentications per client address. */
+  AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** Public origin used in Location headers and paging links; empty = the request's origin. */
   BASE_URL?: string;
 }

@@ -11,8 +11,16 @@ export default defineConfig(async () => {
     root,
     plugins: [
       cloudflareTest({
-        wrangler: { configPath: `${root}wrangler.toml` },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        // The local dev environment: limits high enough that no suite is throttled.
+        wrangler: { configPath: `${root}wrangler.toml`, environment: "dev" },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+          // Low limiters for the tests of the 429 itself (test/rate-limit.test.ts swaps them in).
+          ratelimits: {
+            TEST_LOW_JOB_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 5, period: 60 } },
+            TEST_LOW_AUTH_FAILURE_RATE_LIMITER: { namespace_id: "9002", simple: { limit: 3, period: 60 } },
+          },
+        },
       }),
     ],
     test: {
