@@ -9,7 +9,7 @@ const JOB_LIMIT = 5;
 const AUTH_FAILURE_LIMIT = 3;
 const lowLimits = { ...env, JOB_RATE_LIMITER: env.TEST_LOW_JOB_RATE_LIMITER, AUTH_FAILURE_RATE_LIMITER: env.TEST_LOW_AUTH_FAILURE_RATE_LIMITER };
 
-function call(headers: Record<string, string>, bindings = lowLimits): Promise<Response> {
+async function call(headers: Record<string, string>, bindings = lowLimits): Promise<Response> {
   return worker.fetch(new Request(`${API}/jobs`, { headers }), bindings, {} as ExecutionContext);
 }
 

@@ -1,0 +1,264 @@
+import { exports } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BASE, createEmployer, type TestEmployer } from "./support/api";
+import { expectSafeResponse } from "./support/safety";
+
+// OWASP API4 / API8: whatever a client sends, the answer is a deliberate 2xx or 4xx, errors are
+// problem+json, and nothing about the implementation leaks. numRuns stay small so the suite
+// stays fast; the generators aim at the edges (types, sizes, encodings) rather than volume.
+const RUNS = { numRuns: 60 };
+const MiB = 1024 * 1024;
+
+const REFERENCE_PATHS = [
+  "/api/v1.1/positiontypes",
+  "/api/v1.1/jobcategories",
+  "/api/v1.1/salarytypes",
+  "/api/v1.1/applicantroutingtypes",
+  "/api/v1.1/locations",
+];
+const JOB_PATHS = ["/api/v1.1/jobs", "/api/v1.1/jobs/1"];
+const ALL_PATHS = [...REFERENCE_PATHS, "/api/v1.1/locations/1", ...JOB_PATHS];
+
+let employer: TestEmployer;
+beforeAll(async () => {
+  employer = await createEmployer();
+});
+
+function send(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/** Headers the platform itself refuses (CR, LF, NUL in a value) are not the service's concern. */
+function headersOrNull(entries: [string, string][]): Headers | null {
+  try {
+    return new Headers(entries);
+  } catch {
+    return null;
+  }
+}
+
+// Strings that tend to break parsers: empty, huge, signs, exponents, unicode, NUL, lone surrogates,
+// percent-escapes (valid and not), SQL and path tricks, prototype keys.
+const nasty = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.constantFrom(
+    "",
+    " ",
+    "0",
+    "-1",
+    "+1",
+    "01",
+    "1e3",
+    "1.0",
+    "0x10",
+    "2147483647",
+    "2147483648",
+    "99999999999999999999999999",
+    "NaN",
+    "Infinity",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "%00",
+    "%ff",
+    "%",
+    "%E2%82",
+    "\u0000",
+    "\ud800",
+    "é",
+    "'; DROP TABLE jobs; --",
+    "1 OR 1=1",
+    "../../etc/passwd",
+    "__proto__",
+    "constructor",
+    "prototype",
+    "<script>alert(1)</script>",
+  ),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.bigInt().map(String),
+);
+
+// Header values: workerd sends non-ASCII as UTF-8 with a warning per value; ASCII covers the
+// service's concern (control characters, quotes, separators) without the noise.
+const asciiNasty = nasty.filter((s) => /^[\x00-\x7f]*$/.test(s));
+
+/** Percent-encodes like encodeURIComponent, lone surrogates too (as U+FFFD would be sent). */
+function encode(value: string): string {
+  return [...new TextEncoder().encode(value)]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`))
+    .join("");
+}
+
+// Path segments: `nasty`, percent-encoded so the URL stays a URL, plus a few raw forms.
+const pathSegment = fc.oneof(
+  nasty.map(encode),
+  fc.constantFrom("%", "%zz", "%ff", "%00", "..", ".", "%2e%2e", "1;drop", "1%2F2", "%F0%9F%92%A9"),
+);
+
+describe("hostile input: reference data, authentication and unknown paths (OWASP API4, API8)", () => {
+  it("path ids of every shape on /locations/{id} and /jobs/{id} never cause a 5xx, errors are problem+json", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/api/v1.1/locations/", "/api/v1.1/jobs/"), pathSegment, async (prefix, id) => {
+        const res = await send(prefix + id, { headers: { "API-Key": employer.apiKey } });
+        const text = await expectSafeResponse(res, `GET ${prefix}${id}`);
+        if (res.status === 200) expect(prefix).toBe("/api/v1.1/locations/");
+        void text;
+      }),
+      RUNS,
+    );
+  });
+
+  it("non-canonical location ids are 400, not a lookup (DESIGN 4: canonical decimal Int32)", async () => {
+    for (const id of ["0", "-1", "+1", "01", "1e3", "1.0", "0x10", "2147483648", "99999999999999999999", "abc", "%20%31"]) {
+      const res = await send(`/api/v1.1/locations/${id}`);
+      expect(res.status, id).toBe(400);
+      await expectSafeResponse(res, id);
+    }
+  });
+
+  it("query strings of every shape on /locations never cause a 5xx", async () => {
+    const param = fc.constantFrom("q", "page", "pageSize", "__proto__", "constructor", "q[]", "page[0]", "");
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(param, nasty), { maxLength: 6 }), async (pairs) => {
+        const query = pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join("&");
+        const res = await send(`/api/v1.1/locations?${query}`);
+        await expectSafeResponse(res, `?${query}`);
+      }),
+      RUNS,
+    );
+  });
+
+  it("raw, badly escaped query strings never cause a 5xx", async () => {
+    for (const query of ["q=%", "q=%zz", "q=%ff%fe", "q=%00", "page=%2", "pageSize=1&pageSize=2", "q&page", "&&&", "q=" + "a".repeat(20_000)]) {
+      await expectSafeResponse(await send(`/api/v1.1/locations?${query}`), query);
+    }
+  });
+
+  it("pageSize > 100, page < 1 and non-integers are 400 naming the parameter", async () => {
+    for (const [query, field] of [
+      ["pageSize=101", "pageSize"],
+      ["pageSize=0", "pageSize"],
+      ["page=0", "page"],
+      ["page=1.5", "page"],
+      ["page=abc", "page"],
+      ["pageSize=99999999999999999999", "pageSize"],
+    ] as const) {
+      const res = await send(`/api/v1.1/locations?${query}`);
+      expect(res.status, query).toBe(400);
+      const problem = JSON.parse(await expectSafeResponse(res, query));
+      expect(problem.errors.map((e: { field: string }) => e.field), query).toContain(field);
+    }
+  });
+
+  it("page without pageSize uses the numeric defaults (found by the query fuzzer: it was a 500)", async () => {
+    const res = await send("/api/v1.1/locations?page=2");
+    expect(res.status).toBe(200);
+    const { paging } = JSON.parse(await expectSafeResponse(res, "?page=2"));
+    expect(paging).toMatchObject({ page: 2, pageSize: 10 });
+    expect(paging.next).toMatch(/[?&]page=3$/);
+    const first = JSON.parse(await expectSafeResponse(await send("/api/v1.1/locations"), "no query")).paging;
+    expect(first).toMatchObject({ page: 1, pageSize: 10 });
+    expect(first.next).toMatch(/[?&]page=2$/);
+  });
+
+  it("arbitrary request headers on every endpoint never cause a 5xx", async () => {
+    const headerName = fc.constantFrom("API-Key", "Content-Type", "X-HTTP-Method-Override", "Accept", "Accept-Encoding", "CF-Connecting-IP", "Origin", "X-Request-Id", "Range", "If-None-Match");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ALL_PATHS),
+        fc.constantFrom("GET", "POST", "PUT", "DELETE"),
+        fc.array(fc.tuple(headerName, asciiNasty), { maxLength: 5 }),
+        async (path, method, entries) => {
+          const headers = headersOrNull(entries);
+          fc.pre(headers !== null);
+          const res = await send(path, { method, headers: headers!, body: method === "GET" ? undefined : "{}" });
+          await expectSafeResponse(res, `${method} ${path} ${JSON.stringify(entries)}`);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("unknown paths and methods are 404 or 405 problem+json, never a 5xx", async () => {
+    const method = fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "MKCOL");
+    await fc.assert(
+      fc.asyncProperty(method, fc.array(pathSegment, { minLength: 1, maxLength: 4 }), async (m, segments) => {
+        const path = `/${segments.join("/")}`;
+        const res = await send(path, { method: m });
+        expect([404, 405], `${m} ${path}`).toContain(res.status);
+        await expectSafeResponse(res, `${m} ${path}`);
+      }),
+      RUNS,
+    );
+  });
+
+  it("a method the path does not serve is 405 with Allow", async () => {
+    for (const path of [...REFERENCE_PATHS, "/api/v1.1/locations/1"]) {
+      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+        const res = await send(path, { method, headers: { "Content-Type": "application/json" }, body: "{}" });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get("Allow"), `${method} ${path}`).toContain("GET");
+        await expectSafeResponse(res, `${method} ${path}`);
+      }
+    }
+  });
+
+  it("API-Key values of every shape are 401 problem+json with WWW-Authenticate, never a 5xx", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...JOB_PATHS), fc.constantFrom("GET", "DELETE"), asciiNasty, async (path, method, key) => {
+        const headers = headersOrNull([["API-Key", key]]);
+        fc.pre(headers !== null && key.trim() !== employer.apiKey);
+        const res = await send(path, { method, headers: headers! });
+        expect(res.status).toBe(401);
+        expect(res.headers.get("WWW-Authenticate")).toContain("API-Key");
+        await expectSafeResponse(res, `API-Key ${JSON.stringify(key)}`);
+      }),
+      RUNS,
+    );
+  });
+
+  it("a body of 1 MiB + 1 bytes is 413 on any method, with or without Content-Length", async () => {
+    const tooBig = "x".repeat(MiB + 1);
+    for (const path of ALL_PATHS) {
+      for (const method of ["POST", "PUT", "DELETE"]) {
+        for (const streamed of [false, true]) {
+          const body = streamed ? new Blob([tooBig]).stream() : tooBig;
+          const res = await send(path, { method, body, headers: { "Content-Type": "application/json", "API-Key": employer.apiKey } });
+          expect(res.status, `${method} ${path} streamed=${streamed}`).toBe(413);
+          await expectSafeResponse(res, `${method} ${path}`);
+        }
+      }
+    }
+  });
+
+  it("a body of exactly 1 MiB is not refused for its size", async () => {
+    const body = JSON.stringify({ title: "x".repeat(MiB - '{"title":""}'.length) });
+    expect(new TextEncoder().encode(body).length).toBe(MiB);
+    for (const method of ["POST", "PUT"]) {
+      const res = await send("/api/v1.1/jobs", { method, body, headers: { "Content-Type": "application/json", "API-Key": employer.apiKey } });
+      expect(res.status, method).not.toBe(413);
+      await expectSafeResponse(res, method);
+    }
+  });
+
+  it("no request pollutes Object.prototype (prototype-pollution keys in bodies and queries)", async () => {
+    const bodies = [
+      '{"__proto__":{"polluted":"yes","status":"active","employerId":1}}',
+      '{"constructor":{"prototype":{"polluted":"yes"}}}',
+      '{"salary":{"__proto__":{"polluted":"yes"}},"locations":[{"__proto__":{"polluted":"yes"}}]}',
+    ];
+    for (const body of bodies) {
+      for (const [method, path] of [["POST", "/api/v1.1/jobs"], ["PUT", "/api/v1.1/jobs"], ["PUT", "/api/v1.1/jobs/1"], ["DELETE", "/api/v1.1/jobs"]] as const) {
+        const res = await send(path, { method, body, headers: { "Content-Type": "application/json", "API-Key": employer.apiKey } });
+        await expectSafeResponse(res, `${method} ${path} ${body}`);
+      }
+    }
+    await expectSafeResponse(await send("/api/v1.1/locations?__proto__[polluted]=yes&constructor[prototype][polluted]=yes"), "query");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+});
