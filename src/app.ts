@@ -10,6 +10,7 @@ import { postMethodOverride } from "./http/middleware/method-override";
 import { limitJobRequests } from "./http/middleware/rate-limit";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
+import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
 export const API_PREFIX = "/api/v1.1";
@@ -39,7 +40,7 @@ export function createApp() {
   // authenticated and counted once.
   app.use(`${API_PREFIX}/jobs/*`, authenticate, limitJobRequests);
 
-  const routes = app.route("/", referenceApi);
+  const routes = app.route("/", referenceApi).route("/", jobsApi);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",
