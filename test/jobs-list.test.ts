@@ -98,3 +98,51 @@ describe("GET /api/v1.1/jobs (spec 4.5, 2.7, 2.8)", () => {
     }
   });
 });
+
+describe("list totals and search at scale (counters and trigram index)", () => {
+  it("the total stays exact through creates, status moves (also set-based, as the cron does) and deletes", async () => {
+    const owner = await createEmployer();
+    const totals = async (query = "") => (await (await request(`/jobs${query}`, { apiKey: owner.apiKey })).json<any>()).paging.total;
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await postJob(owner, { status: "active" }));
+    expect(await totals()).toBe(5);
+    await request(`/jobs/${made[0].id}`, { method: "PUT", apiKey: owner.apiKey, json: { status: "archived" } });
+    await env.DB.prepare("UPDATE jobs SET status = 'archived' WHERE employer_id = ? AND id IN (?, ?)").bind(owner.employerId, made[1].id, made[2].id).run();
+    expect(await totals("?status=active")).toBe(2);
+    expect(await totals("?status=archived")).toBe(3);
+    await request(`/jobs/${made[3].id}`, { method: "DELETE", apiKey: owner.apiKey });
+    expect(await totals()).toBe(4);
+    expect(await totals("?status=active")).toBe(1);
+    expect(await totals("?status=draft")).toBe(0);
+  });
+
+  it("q finds renamed jobs and forgets deleted ones", async () => {
+    const owner = await createEmployer();
+    const job = await postJob(owner, { title: "Plumber" });
+    const find = async (q: string) => (await (await request(`/jobs?q=${encodeURIComponent(q)}`, { apiKey: owner.apiKey })).json<any>()).data.map((h: any) => h.id);
+    expect(await find("plumb")).toEqual([job.id]);
+    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: owner.apiKey, json: { title: "Electrician", referenceId: "ELEC-7" } });
+    expect(await find("plumb")).toEqual([]);
+    expect(await find("TRICIAN")).toEqual([job.id]);
+    expect(await find("lec-7")).toEqual([job.id]);
+    await request(`/jobs/${job.id}`, { method: "DELETE", apiKey: owner.apiKey });
+    expect(await find("tricia")).toEqual([]);
+  });
+
+  it("q is case-insensitive beyond ASCII and never leaks other employers' matches", async () => {
+    const owner = await createEmployer();
+    const mine = await postJob(owner, { title: "ÉDUCATRICE à l'enfance" });
+    await postJob(employer, { title: "Éducatrice (other employer)" });
+    const res = await (await request(`/jobs?q=${encodeURIComponent("éducatrice")}`, { apiKey: owner.apiKey })).json<any>();
+    expect(res.data.map((h: any) => h.id)).toEqual([mine.id]);
+    expect(res.paging.total).toBe(1);
+  });
+
+  it("q with search-syntax characters is a plain substring", async () => {
+    for (const q of ['a" OR "b', "NEAR(x y)", "*", "title:x", '"']) {
+      const res = await request(`/jobs?q=${encodeURIComponent(q)}`, { apiKey: employer.apiKey });
+      expect(res.status, q).toBe(200);
+      expect((await res.json<any>()).paging.total, q).toBe(0);
+    }
+  });
+});
