@@ -28,7 +28,7 @@ Try:
   curl -s http://localhost:${port}/api/v1.1/jobs -H 'API-Key: ${apiKey}'
   curl -s 'http://localhost:${port}/api/v1.1/locations?q=van'
 Reference page: http://localhost:${port}/docs
-Run the cron now: curl 'http://localhost:${port}/cdn-cgi/handler/scheduled?cron=0+*+*+*+*'
+Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
 
 const child = startWrangler(["dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false"]);
