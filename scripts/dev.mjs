@@ -31,6 +31,6 @@ Reference page: http://localhost:${port}/docs
 Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
 
-const child = startWrangler(["dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false"]);
+const child = startWrangler(["dev", "--env", "dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false"]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -32,8 +32,8 @@ export function wrangler(args, { quiet = true } = {}) {
   return result.stdout;
 }
 
-export function startWrangler(args) {
-  return spawn(process.execPath, [WRANGLER, ...args], { env: wranglerEnv, stdio: "inherit" });
+export function startWrangler(args, options = {}) {
+  return spawn(process.execPath, [WRANGLER, ...args], { env: wranglerEnv, stdio: "inherit", ...options });
 }
 
 export const targetFlag = (remote) => (remote ? "--remote" : "--local");
