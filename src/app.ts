@@ -8,6 +8,7 @@ import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
 import { limitJobRequests } from "./http/middleware/rate-limit";
+import { noSniff, privateResponses } from "./http/middleware/security-headers";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
 import { jobsApi } from "./jobs/handlers";
@@ -19,6 +20,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
+  app.use(noSniff);
   app.use(postMethodOverride(app));
   app.use(requestId());
   app.use(
@@ -38,7 +40,7 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, database);
   // Hono's `/jobs/*` also matches `/jobs` itself: one registration, so each request is
   // authenticated and counted once.
-  app.use(`${API_PREFIX}/jobs/*`, authenticate, limitJobRequests);
+  app.use(`${API_PREFIX}/jobs/*`, privateResponses, authenticate, limitJobRequests);
 
   const routes = app.route("/", referenceApi).route("/", jobsApi);
 
