@@ -7,6 +7,7 @@ import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
+import { completeDocument, documentConfig, OPENAPI_PATH } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
 import { referenceApi } from "./reference/handlers";
@@ -39,20 +40,8 @@ export function createApp() {
 
   const routes = app.route("/", referenceApi);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "API-Key",
-    description: "Your employer API key. Create one with `npm run keys -- create --name \"Acme Ltd.\"`.",
-  });
-  app.doc31(`${API_PREFIX}/openapi.json`, {
-    openapi: "3.1.0",
-    info: {
-      title: "Job Posting API",
-      version: "1.1",
-      description: "Create, update, archive, re-publish, delete and list your job postings.",
-    },
-  });
+  completeDocument(app);
+  app.doc31(OPENAPI_PATH, documentConfig);
 
   app.notFound((c) => problemResponse(c, new NotFoundError()));
   app.onError(handleError);

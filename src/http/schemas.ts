@@ -61,7 +61,11 @@ const pageNumber = (name: string, fallback: number, max?: number) => {
     .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1${max ? ` to ${max}` : ""}.`)
     .transform(Number)
     .pipe(z.number().int().min(1).max(max ?? 2_147_483_647));
-  return schema.optional().default(String(fallback) as never).openapi({ param: { name, in: "query" }, example: String(fallback) });
+  // Documented as the integer it stands for; on the wire every query value is a string.
+  return schema
+    .optional()
+    .default(String(fallback) as never)
+    .openapi({ param: { name, in: "query" }, type: "integer", minimum: 1, maximum: max, default: fallback, example: fallback } as never);
 };
 
 /** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */
@@ -77,5 +81,5 @@ export const IdParamSchema = z.object({
     .regex(/^[1-9][0-9]{0,9}$/, "id must be a whole number from 1 to 2147483647.")
     .transform(Number)
     .refine((n) => n <= 2_147_483_647, "id must be a whole number from 1 to 2147483647.")
-    .openapi({ param: { name: "id", in: "path" }, example: "1234", type: "integer" } as never),
+    .openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, maximum: 2_147_483_647, example: 1234 } as never),
 });
