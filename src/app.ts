@@ -7,9 +7,10 @@ import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
-import { completeDocument, documentConfig, OPENAPI_PATH } from "./http/openapi";
+import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
+import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
 export const API_PREFIX = "/api/v1.1";
@@ -38,10 +39,10 @@ export function createApp() {
   app.use(`${API_PREFIX}/jobs`, authenticate);
   app.use(`${API_PREFIX}/jobs/*`, authenticate);
 
-  const routes = app.route("/", referenceApi);
+  const routes = app.route("/", referenceApi).route("/", jobsApi);
 
   completeDocument(app);
-  app.doc31(OPENAPI_PATH, documentConfig);
+  app.get(OPENAPI_PATH, serveDocument(app));
 
   app.notFound((c) => problemResponse(c, new NotFoundError()));
   app.onError(handleError);

@@ -63,7 +63,7 @@ const TAGS = [
 ];
 
 /** The document's top level; `servers` names this deployment as the client reached it. */
-export function documentConfig(c: Context<AppEnv>) {
+function documentConfig(c: Context<AppEnv>) {
   return {
     openapi: "3.1.0",
     info: { title: "Job Posting API", version: "1.1", description: DESCRIPTION },
@@ -71,6 +71,35 @@ export function documentConfig(c: Context<AppEnv>) {
     tags: TAGS,
     // Secure by default: a public operation says so with `security: []`.
     security: [{ ApiKey: [] }],
+  };
+}
+
+/**
+ * zod-to-openapi renders `.nullable()` of an already-registered schema as
+ * `allOf: [{ $ref }, { type: [..., "null"] }]`, which rejects null (the `$ref` must hold too).
+ * Rewritten to what it means: `anyOf: [{ $ref }, { type: "null" }]`.
+ */
+function fixNullableRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fixNullableRefs);
+  if (typeof value !== "object" || value === null) return value;
+  const node = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, fixNullableRefs(member)]));
+  const [ref, extra, ...more] = Array.isArray(node.allOf) ? node.allOf : [];
+  if (more.length === 0 && ref?.$ref && Array.isArray(extra?.type) && extra.type.includes("null")) {
+    const { type: _type, ...metadata } = extra;
+    const { allOf: _allOf, ...rest } = node;
+    const nonNull = Object.keys(metadata).length ? { allOf: [ref, metadata] } : ref;
+    return { ...rest, anyOf: [nonNull, { type: "null" }] };
+  }
+  return node;
+}
+
+/** GET handler for the document: generated once per isolate, `servers` filled in per request. */
+export function serveDocument(app: OpenAPIHono<AppEnv>) {
+  let document: object | undefined;
+  return (c: Context<AppEnv>) => {
+    const config = documentConfig(c);
+    document ??= fixNullableRefs(app.getOpenAPI31Document(config)) as object;
+    return c.json({ ...document, servers: config.servers });
   };
 }
 

@@ -61,10 +61,11 @@ const pageNumber = (name: string, fallback: number, max?: number) => {
     .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1${max ? ` to ${max}` : ""}.`)
     .transform(Number)
     .pipe(z.number().int().min(1).max(max ?? 2_147_483_647));
-  // Documented as the integer it stands for; on the wire every query value is a string.
+  // The default is the parsed value: zod returns it as is for a missing parameter. Documented
+  // as the integer it stands for; on the wire every query value is a string.
   return schema
     .optional()
-    .default(String(fallback) as never)
+    .default(fallback)
     .openapi({ param: { name, in: "query" }, type: "integer", minimum: 1, maximum: max, default: fallback, example: fallback } as never);
 };
 
