@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { DOCS_PATH, docsPage } from "./docs/page";
 import type { AppEnv } from "./env";
 import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
@@ -43,6 +44,7 @@ export function createApp() {
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));
+  app.get(DOCS_PATH, docsPage);
 
   app.notFound((c) => problemResponse(c, new NotFoundError()));
   app.onError(handleError);
