@@ -8,6 +8,7 @@ import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
+import { requestLog } from "./http/middleware/request-log";
 import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
@@ -22,6 +23,7 @@ export function createApp() {
 
   app.use(postMethodOverride(app));
   app.use(requestId());
+  app.use(requestLog);
   app.use(
     methodNotAllowed({
       app,

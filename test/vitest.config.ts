@@ -18,6 +18,9 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["test/support/apply-migrations.ts"],
+      // The Worker's one-line-per-request log (test/request-log.test.ts checks it) would bury
+      // the test report.
+      onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
     },
   };
 });
