@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteHook } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
@@ -19,10 +19,12 @@ import { createJob, creationRuleErrors, getJob, putJobByReference, removeJob, up
 
 const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
 
-/** A create body that fails on member types also reports the whole-job rules it breaks. */
+/**
+ * A create body that fails on member types also reports the whole-job rules it breaks.
+ * Typed as the route's hook so `.openapi()` keeps the route's literal types for hono/client.
+ */
 function creationHook(
-  result: { success: true } | { success: false; error: { issues: Parameters<typeof toFieldErrors>[0] }; target: string },
-  c: Context<AppEnv>,
+  ...[result, c]: Parameters<RouteHook<typeof createJobRoute, AppEnv>>
 ): Promise<never> | undefined {
   if (result.success) return undefined;
   const errors = toFieldErrors(result.error.issues);

@@ -17,7 +17,8 @@ const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   content: { "application/json": { schema } },
 });
 
-const staticList = (path: string, schema: z.ZodTypeAny, name: string, summary: string) =>
+// Generic in path and item so the typed client (hono/client) sees the literal path and item type.
+const staticList = <P extends string, T extends z.ZodTypeAny>(path: P, schema: T, name: string, summary: string) =>
   createRoute({
     method: "get",
     path,
