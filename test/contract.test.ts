@@ -54,8 +54,16 @@ describe("contract check applied to every response the suite receives", () => {
     await expect(assertMatchesContract(overridden, problem(404))).rejects.toThrow(/POST \(as DELETE\)/);
   });
 
-  it("`undocumented: true` is the escape hatch for addresses outside the document", async () => {
-    await expect(request(`${BASE}/api/v1.1/openapi.json`)).rejects.toThrow(/not in the OpenAPI document/);
-    expect((await request(`${BASE}/api/v1.1/openapi.json`, { undocumented: true })).status).toBe(200);
+  it("the document itself and the /docs page must answer 200 with their media type", async () => {
+    expect((await request(`${BASE}/api/v1.1/openapi.json`)).status).toBe(200);
+    expect((await request(`${BASE}/docs`)).status).toBe(200);
+    await expect(assertMatchesContract(new Request(`${BASE}/docs`), Response.json({}))).rejects.toThrow(/expected 200 text\/html/);
+  });
+
+  it("`undocumented: true` is the escape hatch for a request that breaks the document on purpose", async () => {
+    // DELETE /jobs/{id} documents no body, hence no 413; a 2 MiB body gets one anyway.
+    const init = { method: "DELETE", apiKey: "test_any", body: "x".repeat(2 * 1024 * 1024) };
+    await expect(request("/jobs/1", init)).rejects.toThrow(/status 413 is not documented for DELETE \/api\/v1\.1\/jobs\/\{id\}/);
+    expect((await request("/jobs/1", { ...init, undocumented: true })).status).toBe(413);
   });
 });

@@ -27,7 +27,7 @@ function validateDocument(document: unknown) {
 
 describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
   it("is public: served without an API key", async () => {
-    const res = await request("/openapi.json", { undocumented: true });
+    const res = await request("/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
   });

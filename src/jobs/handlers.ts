@@ -1,4 +1,4 @@
-import { OpenAPIHono, type RouteHook } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHook } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
@@ -15,24 +15,35 @@ import {
   putJobByReferenceRoute,
   updateJobRoute,
 } from "./routes";
-import { createJob, creationRuleErrors, getJob, putJobByReference, removeJob, updateJobById } from "./service";
+import { createJob, getJob, putJobByReference, removeJob, ruleErrorsBesides, updateJobById, type BodyTarget } from "./service";
 
 const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
 
 /**
- * A create body that fails on member types also reports the whole-job rules it breaks.
- * Typed as the route's hook so `.openapi()` keeps the route's literal types for hono/client.
+ * A job body that fails on member types is also checked against the whole-job rules, so one
+ * 400 names every broken rule. `targetOf` says which job the body was meant for. Typed from the
+ * route's own hook type so `.openapi()` keeps the route's literal types (hono/client's AppType).
  */
-function creationHook(
-  ...[result, c]: Parameters<RouteHook<typeof createJobRoute, AppEnv>>
-): Promise<never> | undefined {
-  if (result.success) return undefined;
-  const errors = toFieldErrors(result.error.issues);
-  if (result.target !== "json") throw new ValidationError(errors);
-  return c.req.json().then(async (body) => {
-    throw new ValidationError([...errors, ...(await creationRuleErrors(c.var.db, body, errors))]);
-  });
+function jobBodyHook<R extends RouteConfig>(
+  targetOf: (c: Context<AppEnv, any, any>, body: Record<string, unknown>) => BodyTarget | undefined,
+) {
+  return (...[result, c]: Parameters<RouteHook<R, AppEnv>>): Promise<never> | undefined => {
+    if (result.success) return undefined;
+    const errors = toFieldErrors(result.error.issues);
+    if (result.target !== "json") throw new ValidationError(errors);
+    return c.req.json().then(async (body) => {
+      const target = body && typeof body === "object" ? targetOf(c, body) : undefined;
+      const more = target ? await ruleErrorsBesides(c.var.db, c.var.employerId, target, body, errors) : [];
+      throw new ValidationError([...errors, ...more]);
+    });
+  };
 }
+
+const creating = jobBodyHook<typeof createJobRoute>(() => ({ create: true }));
+const updatingById = jobBodyHook<typeof updateJobRoute>((c) => ({ id: Number(c.req.param("id")) }));
+const puttingByReference = jobBodyHook<typeof putJobByReferenceRoute>((_, body) =>
+  typeof body.referenceId === "string" && body.referenceId !== "" ? { referenceId: body.referenceId } : undefined,
+);
 
 export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(getJobRoute, async (c) => {
@@ -48,17 +59,17 @@ export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     const row = await createJob(c.var.db, c.var.employerId, c.req.valid("json"));
     c.header("Location", locationOf(c, row.id));
     return c.json(toJob(row), 201);
-  }, creationHook)
+  }, creating)
   .openapi(updateJobRoute, async (c) => {
     const row = await updateJobById(c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"));
     return c.json(toJob(row), 200);
-  })
+  }, updatingById)
   .openapi(putJobByReferenceRoute, async (c) => {
     const { row, created } = await putJobByReference(c.var.db, c.var.employerId, c.req.valid("json"));
     if (!created) return c.json(toJob(row), 200);
     c.header("Location", locationOf(c, row.id));
     return c.json(toJob(row), 201);
-  })
+  }, puttingByReference)
   .openapi(deleteJobRoute, async (c) => {
     await removeJob(c.var.db, c.var.employerId, { id: c.req.valid("param").id });
     return c.body(null, 204);

@@ -30,8 +30,8 @@ export async function createEmployer(
 /**
  * Drives the Worker over HTTP exactly as a client would, and checks the response against the
  * OpenAPI document (status documented, body matching its schema): a mismatch fails the test.
- * `undocumented: true` skips that check, for requests that hit an undocumented address on
- * purpose (the /docs page, the document itself).
+ * `undocumented: true` skips that check, only for requests that break the document on purpose
+ * (say, a body on an operation that documents none).
  */
 export async function request(
   path: string,
