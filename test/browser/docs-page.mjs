@@ -4,7 +4,7 @@
 // Saves a screenshot to docs/reference-page.png. Prints "N passed, M failed"; exits 1 on failure.
 //
 //   npm run test:browser              (needs Chromium: apt-get install -y chromium)
-//   CHROMIUM=/path/to/chrome npm run test:browser
+//   CHROMIUM=/path/to/chrome DOCS_SCREENSHOT=/tmp/page.png npm run test:browser
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -15,7 +15,7 @@ import { chromium } from "playwright-core";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const SCREENSHOT = join(root, "docs/reference-page.png");
+const SCREENSHOT = process.env.DOCS_SCREENSHOT ?? join(root, "docs/reference-page.png");
 const OPERATIONS = [
   "Create a job",
   "Read one job",
