@@ -2,20 +2,22 @@ import { describe, expect, it } from "vitest";
 import { API, BASE, request } from "./support/api";
 import { assertMatchesContract } from "./support/contract";
 
+// Synthetic responses, shaped as the Worker's (every documented response carries X-Request-Id).
+const json = (body: unknown) => Response.json(body, { headers: { "X-Request-Id": "r" } });
 const problem = (status: number) =>
   new Response(
     JSON.stringify({ type: "/problems/x", title: "X.", status, detail: "X.", instance: "/", requestId: "r" }),
-    { status, headers: { "Content-Type": "application/problem+json" } },
+    { status, headers: { "Content-Type": "application/problem+json", "X-Request-Id": "r" } },
   );
 
 describe("contract check applied to every response the suite receives", () => {
   it("accepts a documented status whose body matches the documented schema", async () => {
-    const res = Response.json({ data: [{ id: 1, name: "Full Time" }] });
+    const res = json({ data: [{ id: 1, name: "Full Time" }] });
     await expect(assertMatchesContract(new Request(`${API}/positiontypes`), res)).resolves.toBeUndefined();
   });
 
   it("rejects a body that does not match the schema, naming the member", async () => {
-    const res = Response.json({ data: [{ id: "1", name: "Full Time" }] });
+    const res = json({ data: [{ id: "1", name: "Full Time" }] });
     await expect(assertMatchesContract(new Request(`${API}/positiontypes`), res)).rejects.toThrow(
       /GET \/api\/v1\.1\/positiontypes → 200: the application\/json body does not match its schema:[\s\S]*at #\/data\/0\/id/,
     );
@@ -27,15 +29,20 @@ describe("contract check applied to every response the suite receives", () => {
     );
   });
 
+  it("rejects a response without a required documented header", async () => {
+    const res = Response.json({ data: [] });
+    await expect(assertMatchesContract(new Request(`${API}/positiontypes`), res)).rejects.toThrow(/required header X-Request-Id is missing/);
+  });
+
   it("rejects an undocumented media type", async () => {
-    const res = new Response("<p>hi</p>", { headers: { "Content-Type": "text/html" } });
+    const res = new Response("<p>hi</p>", { headers: { "Content-Type": "text/html", "X-Request-Id": "r" } });
     await expect(assertMatchesContract(new Request(`${API}/positiontypes`), res)).rejects.toThrow(/Content-Type "text\/html" is not documented/);
   });
 
   it("an unknown path may only answer 404 problem+json", async () => {
     const res = await request("/no-such-resource");
     expect(res.status).toBe(404);
-    await expect(assertMatchesContract(new Request(`${API}/no-such-resource`), Response.json({}))).rejects.toThrow(
+    await expect(assertMatchesContract(new Request(`${API}/no-such-resource`), json({}))).rejects.toThrow(
       /not in the OpenAPI document, so only a 404 may answer/,
     );
   });
@@ -57,7 +64,7 @@ describe("contract check applied to every response the suite receives", () => {
   it("the document itself and the /docs page must answer 200 with their media type", async () => {
     expect((await request(`${BASE}/api/v1.1/openapi.json`)).status).toBe(200);
     expect((await request(`${BASE}/docs`)).status).toBe(200);
-    await expect(assertMatchesContract(new Request(`${BASE}/docs`), Response.json({}))).rejects.toThrow(/expected 200 text\/html/);
+    await expect(assertMatchesContract(new Request(`${BASE}/docs`), json({}))).rejects.toThrow(/expected 200 text\/html/);
   });
 
   it("`undocumented: true` is the escape hatch for a request that breaks the document on purpose", async () => {

@@ -103,10 +103,15 @@ export function serveDocument(app: OpenAPIHono<AppEnv>) {
   };
 }
 
+// Always sent with the responses that document them, hence `required`.
 const HEADERS = {
-  RequestId: { description: "Identifies this request in our logs.", schema: { type: "string" } },
-  RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
-  WwwAuthenticate: { description: "The credential the API expects.", schema: { type: "string", example: 'API-Key header="API-Key"' } },
+  RequestId: { description: "Identifies this request in our logs.", required: true, schema: { type: "string" } },
+  RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } },
+  WwwAuthenticate: {
+    description: "The credential the API expects.",
+    required: true,
+    schema: { type: "string", example: 'API-Key header="API-Key"' },
+  },
 } as const;
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });

@@ -45,8 +45,17 @@ export async function assertMatchesContract(request: Request, response: Response
       `status ${status} is not documented for ${method} ${path.template} (documented: ${Object.keys(operation.responses).join(", ")}).`,
     );
   }
+  checkRequiredHeaders(contract, label, response, documented.headers ?? {});
   if (request.method === "HEAD") return;
   return checkBody(contract, label, response, documented.content);
+}
+
+function checkRequiredHeaders(contract: Contract, label: string, response: Response, headers: Record<string, unknown>): void {
+  for (const [name, header] of Object.entries(headers)) {
+    const ref = (header as { $ref?: string }).$ref;
+    const resolved = (ref ? contract.headers[ref.replace("#/components/headers/", "")] : header) as { required?: boolean } | undefined;
+    if (resolved?.required && !response.headers.has(name)) throw new ContractError(label, `the required header ${name} is missing.`);
+  }
 }
 
 // Served beside the API by design, not described in the document: the document itself and
@@ -66,6 +75,7 @@ export class ContractError extends Error {
 type Contract = {
   paths: { template: string; pattern: RegExp; item: Record<string, Operation> }[];
   defs: Record<string, unknown>;
+  headers: Record<string, unknown>;
   validators: Map<unknown, Validator>;
 };
 
@@ -85,7 +95,7 @@ function compile(document: OpenApiDocument): Contract {
     }))
     // A literal segment beats a parameter: /jobs/{id} must not swallow a sibling literal path.
     .sort((a, b) => a.template.split("{").length - b.template.split("{").length);
-  return { paths, defs: document.components.schemas ?? {}, validators: new Map() };
+  return { paths, defs: document.components.schemas ?? {}, headers: document.components.headers ?? {}, validators: new Map() };
 }
 
 /**
