@@ -143,7 +143,7 @@ function withHeaders(status: string, response: Responses[string]): Responses[str
   return { ...response, headers: { ...headers, ...(response.headers as object | undefined) } as never };
 }
 
-export function completeOperation(route: RouteConfig): RouteConfig {
+function completeOperation(route: RouteConfig): RouteConfig {
   const responses: Responses = { ...problemResponses(...standardProblems(route)), ...route.responses };
   return {
     ...route,

@@ -29,8 +29,8 @@ export async function assertMatchesContract(request: Request, response: Response
       throw new ContractError(
         label,
         path
-          ? `${method} is not documented for ${path.template} (documented: ${Object.keys(path.item).join(", ").toUpperCase()}), so only a 405 may answer.`
-          : "the path is not in the OpenAPI document, so only a 404 may answer. Pass `undocumented: true` to request() only if you hit an undocumented address on purpose.",
+          ? `${method} is not documented for ${path.template} (documented: ${documentedMethods(path.item)}), so only a 405 may answer.`
+          : "the path is not in the OpenAPI document, so only a 404 may answer.",
       );
     }
     return checkBody(contract, label, response, { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } });
@@ -48,6 +48,15 @@ export async function assertMatchesContract(request: Request, response: Response
   checkRequiredHeaders(contract, label, response, documented.headers ?? {});
   if (request.method === "HEAD") return;
   return checkBody(contract, label, response, documented.content);
+}
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+function documentedMethods(item: Record<string, unknown>): string {
+  return Object.keys(item)
+    .filter((key) => HTTP_METHODS.includes(key))
+    .join(", ")
+    .toUpperCase();
 }
 
 function checkRequiredHeaders(contract: Contract, label: string, response: Response, headers: Record<string, unknown>): void {
