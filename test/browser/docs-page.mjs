@@ -5,11 +5,12 @@
 //
 //   npm run test:browser              (needs Chromium: apt-get install -y chromium)
 //   CHROMIUM=/path/to/chrome DOCS_SCREENSHOT=/tmp/page.png npm run test:browser
+//   npm run test:browser -- --report .ci/reports/browser.json   (counts, vitest JSON fields)
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -169,5 +170,11 @@ try {
 }
 
 const failed = results.filter((result) => !result.ok).length;
+const reportIndex = process.argv.indexOf("--report");
+if (reportIndex > 0 && process.argv[reportIndex + 1]) {
+  const report = process.argv[reportIndex + 1];
+  mkdirSync(dirname(report), { recursive: true });
+  writeFileSync(report, JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed, success: failed === 0 }));
+}
 console.log(`${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
