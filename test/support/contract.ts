@@ -1,5 +1,5 @@
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
-import { openApiDocument, type OpenApiDocument, type Operation } from "./openapi-document";
+import { HTTP_METHODS, openApiDocument, type OpenApiDocument, type Operation } from "./openapi-document";
 
 /**
  * The contract check every response of the suite goes through (see `request()` in api.ts):
@@ -50,8 +50,6 @@ export async function assertMatchesContract(request: Request, response: Response
   return checkBody(contract, label, response, documented.content);
 }
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
 function documentedMethods(item: Record<string, unknown>): string {
   return Object.keys(item)
     .filter((key) => HTTP_METHODS.includes(key))
@@ -69,7 +67,7 @@ function checkRequiredHeaders(contract: Contract, label: string, response: Respo
 
 // Served beside the API by design, not described in the document: the document itself and
 // the reference page rendered from it.
-const OUTSIDE_THE_DOCUMENT = new Map([
+export const OUTSIDE_THE_DOCUMENT = new Map([
   ["GET /api/v1.1/openapi.json", "application/json"],
   ["GET /docs", "text/html"],
 ]);

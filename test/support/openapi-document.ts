@@ -32,3 +32,14 @@ export function openApiDocument(): Promise<OpenApiDocument> {
   });
   return document;
 }
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Every operation of the document with its method and path. */
+export function operations(document: OpenApiDocument): { method: string; path: string; operation: Operation }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
+}
