@@ -2,13 +2,16 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { DOCS_PATH, docsPage } from "./docs/page";
 import type { AppEnv } from "./env";
 import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
 import { limitJobRequests } from "./http/middleware/rate-limit";
+import { requestLog } from "./http/middleware/request-log";
 import { noSniff, privateResponses } from "./http/middleware/security-headers";
+import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
 import { jobsApi } from "./jobs/handlers";
@@ -23,6 +26,7 @@ export function createApp() {
   app.use(noSniff);
   app.use(postMethodOverride(app));
   app.use(requestId());
+  app.use(requestLog);
   app.use(
     methodNotAllowed({
       app,
@@ -44,20 +48,9 @@ export function createApp() {
 
   const routes = app.route("/", referenceApi).route("/", jobsApi);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
-    type: "apiKey",
-    in: "header",
-    name: "API-Key",
-    description: "Your employer API key. Create one with `npm run keys -- create --name \"Acme Ltd.\"`.",
-  });
-  app.doc31(`${API_PREFIX}/openapi.json`, {
-    openapi: "3.1.0",
-    info: {
-      title: "Job Posting API",
-      version: "1.1",
-      description: "Create, update, archive, re-publish, delete and list your job postings.",
-    },
-  });
+  completeDocument(app);
+  app.get(OPENAPI_PATH, serveDocument(app));
+  app.get(DOCS_PATH, docsPage);
 
   app.notFound((c) => problemResponse(c, new NotFoundError()));
   app.onError(handleError);

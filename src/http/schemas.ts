@@ -80,5 +80,5 @@ export const IdParamSchema = z.object({
     .regex(/^[1-9][0-9]{0,9}$/, "id must be a whole number from 1 to 2147483647.")
     .transform(Number)
     .refine((n) => n <= INT32_MAX, "id must be a whole number from 1 to 2147483647.")
-    .openapi({ param: { name: "id", in: "path" }, example: "1234", type: "integer" } as never),
+    .openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, maximum: INT32_MAX, example: 1234 } as never),
 });

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, type RouteHook } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
@@ -19,16 +19,15 @@ import { createJob, getJob, putJobByReference, removeJob, ruleErrorsBesides, upd
 
 const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
 
-type ValidationResult =
-  | { success: true }
-  | { success: false; error: { issues: Parameters<typeof toFieldErrors>[0] }; target: string };
-
 /**
  * A job body that fails on member types is also checked against the whole-job rules, so one
- * 400 names every broken rule. `targetOf` says which job the body was meant for.
+ * 400 names every broken rule. `targetOf` says which job the body was meant for. Typed from the
+ * route's own hook type so `.openapi()` keeps the route's literal types (hono/client's AppType).
  */
-function jobBodyHook(targetOf: (c: Context<AppEnv>, body: Record<string, unknown>) => BodyTarget | undefined) {
-  return (result: ValidationResult, c: Context<AppEnv>): Promise<never> | undefined => {
+function jobBodyHook<R extends RouteConfig>(
+  targetOf: (c: Context<AppEnv, any, any>, body: Record<string, unknown>) => BodyTarget | undefined,
+) {
+  return (...[result, c]: Parameters<RouteHook<R, AppEnv>>): Promise<never> | undefined => {
     if (result.success) return undefined;
     const errors = toFieldErrors(result.error.issues);
     if (result.target !== "json") throw new ValidationError(errors);
@@ -40,9 +39,9 @@ function jobBodyHook(targetOf: (c: Context<AppEnv>, body: Record<string, unknown
   };
 }
 
-const creating = jobBodyHook(() => ({ create: true }));
-const updatingById = jobBodyHook((c) => ({ id: Number(c.req.param("id")) }));
-const puttingByReference = jobBodyHook((_, body) =>
+const creating = jobBodyHook<typeof createJobRoute>(() => ({ create: true }));
+const updatingById = jobBodyHook<typeof updateJobRoute>((c) => ({ id: Number(c.req.param("id")) }));
+const puttingByReference = jobBodyHook<typeof putJobByReferenceRoute>((_, body) =>
   typeof body.referenceId === "string" && body.referenceId !== "" ? { referenceId: body.referenceId } : undefined,
 );
 

@@ -82,7 +82,8 @@ export function mergeJob(
   let republished = false;
   if (patch.status !== undefined && patch.status !== base.status) {
     if (current && patch.status === "draft") {
-      conflict = `A job that is ${current.status} cannot go back to draft; archive it instead.`;
+      const hint = current.status === "active" ? " Archive it to take it down." : "";
+      conflict = `A job that is ${current.status} cannot go back to draft.${hint}`;
     } else {
       status = patch.status;
       // Entering active from another status is a (re-)publish.

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { IdParamSchema, PagingQuerySchema, problemResponses } from "../http/schemas";
+import { IdParamSchema, PagingQuerySchema } from "../http/schemas";
 import {
   ApplicantRoutingTypeSchema,
   CategorySchema,
@@ -10,19 +10,21 @@ import {
   listOf,
 } from "./schemas";
 
-const tags = ["Reference data"];
+// Public: no API key (the document's default security is the key).
+const publicData = { tags: ["Reference data"], security: [] };
 const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
 
-const staticList = (path: string, schema: z.ZodTypeAny, name: string, summary: string) =>
+// Generic in path and item so the typed client (hono/client) sees the literal path and item type.
+const staticList = <P extends string, T extends z.ZodTypeAny>(path: P, schema: T, name: string, summary: string) =>
   createRoute({
     method: "get",
     path,
-    tags,
+    ...publicData,
     summary,
-    responses: { 200: json(listOf(schema, name), summary), ...problemResponses(500) },
+    responses: { 200: json(listOf(schema, name), summary) },
   });
 
 export const listPositionTypes = staticList(
@@ -43,7 +45,7 @@ export const listApplicantRoutingTypes = staticList(
 export const searchLocationsRoute = createRoute({
   method: "get",
   path: "/api/v1.1/locations",
-  tags,
+  ...publicData,
   summary: "Search locations",
   description:
     "Canadian places by name prefix, ignoring case and accents; shortest name first, then the most populous.",
@@ -52,14 +54,14 @@ export const searchLocationsRoute = createRoute({
       q: z.string().max(256).optional().openapi({ param: { name: "q", in: "query" }, example: "van" }),
     }),
   },
-  responses: { 200: json(LocationListSchema, "A page of locations."), ...problemResponses(400, 500) },
+  responses: { 200: json(LocationListSchema, "A page of locations.") },
 });
 
 export const getLocationRoute = createRoute({
   method: "get",
   path: "/api/v1.1/locations/{id}",
-  tags,
+  ...publicData,
   summary: "Read one location",
   request: { params: IdParamSchema },
-  responses: { 200: json(LocationSchema, "The location."), ...problemResponses(400, 404, 500) },
+  responses: { 200: json(LocationSchema, "The location.") },
 });

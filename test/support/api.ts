@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { hashApiKey } from "../../src/auth/api-keys";
+import { assertMatchesContract } from "./contract";
 
 export const BASE = "https://api.test";
 export const API = `${BASE}/api/v1.1`;
@@ -26,16 +27,25 @@ export async function createEmployer(
   return { employerId, apiKey, name };
 }
 
-/** Drives the Worker over HTTP exactly as a client would. */
-export function request(path: string, init: RequestInit & { json?: unknown; apiKey?: string } = {}): Promise<Response> {
-  const { json, apiKey, ...rest } = init;
+/**
+ * Drives the Worker over HTTP exactly as a client would, and checks the response against the
+ * OpenAPI document (status documented, body matching its schema): a mismatch fails the test.
+ * `undocumented: true` skips that check, only for requests that break the document on purpose
+ * (say, a body on an operation that documents none).
+ */
+export async function request(
+  path: string,
+  init: RequestInit & { json?: unknown; apiKey?: string; undocumented?: boolean } = {},
+): Promise<Response> {
+  const { json, apiKey, undocumented, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (apiKey) headers.set("API-Key", apiKey);
   if (json !== undefined) headers.set("Content-Type", "application/json");
   const url = path.startsWith("http") ? path : `${path.startsWith("/api") ? BASE : API}${path}`;
-  return exports.default.fetch(
-    new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }),
-  );
+  const req = new Request(url, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  const res = await exports.default.fetch(req);
+  if (!undocumented) await assertMatchesContract(req, res);
+  return res;
 }
 
 /** Asserts nothing itself; returns the parsed problem body for the caller to check. */

@@ -1,0 +1,170 @@
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { publicOrigin } from "./paging";
+import { problemResponses, type ProblemStatus } from "./schemas";
+
+export const OPENAPI_PATH = "/api/v1.1/openapi.json";
+
+const DESCRIPTION = `
+Create, update, archive, re-publish, delete and list your job postings, and read the reference
+data (locations, categories, position, salary and applicant routing types) they refer to.
+
+## Authentication
+Every job operation needs your key in the \`API-Key\` header. A missing or unknown key is a
+\`401\` with \`WWW-Authenticate: API-Key\`. Reference data and this document are public.
+
+## Errors
+Every error is an [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) \`application/problem+json\`
+body: \`type\`, \`title\`, \`status\`, \`detail\`, \`instance\`, \`requestId\` and, for a \`400\`,
+\`errors\`: one \`{ "field", "message" }\` entry per broken rule (all of them, not only the first).
+\`field\` is the member's path in the body (\`locations[1].description\`, \`salary.type.id\`) or the
+query parameter's name (\`pageSize\`). A job of another employer is a \`404\`, never a \`403\`.
+An unknown path is a \`404\` and a method the path does not support is a \`405\` with \`Allow\`;
+both with the same problem body. A \`500\` never carries internals: quote its \`requestId\`.
+
+Every response carries an \`X-Request-Id\` header; include it when you report a problem.
+
+## Paging
+Lists take \`page\` (default 1) and \`pageSize\` (default 10, at most 100) and answer
+\`{ "data": [...], "paging": { total, page, pages, pageSize, previous, next } }\`.
+\`previous\` and \`next\` are ready-made absolute addresses carrying the same query parameters
+(\`null\` at either end): follow them rather than building page addresses yourself.
+
+## Method override
+Clients that cannot send \`PUT\` or \`DELETE\` send \`POST\` with the header
+\`X-HTTP-Method-Override: PUT\` (or \`DELETE\`). The header is read only on \`POST\` and only
+these two values count; anything else leaves the request a \`POST\`.
+
+## Rate limits
+Job requests are limited per API key. Over the limit, the answer is \`429\` with a
+\`Retry-After\` header giving the seconds to wait; retry after that, not before.
+
+## Read-your-writes consistency
+Responses carry an \`X-D1-Bookmark\` header naming the database state they reflect. Send the
+last one you received back in the \`X-D1-Bookmark\` request header, and the next read is
+guaranteed to see at least that state, even when served from a read replica.
+
+## Versioning
+The version is part of the path: \`/api/v1.1\`.
+`.trim();
+
+const TAGS = [
+  {
+    name: "Jobs",
+    description:
+      "Your job postings: create (POST, or PUT with a referenceId), read, list, partially update, archive and re-publish (status), delete. API key required.",
+  },
+  {
+    name: "Reference data",
+    description:
+      "Ids that job requests refer to: position types, salary types, applicant routing types, job categories and Canadian locations. Public, cacheable.",
+  },
+];
+
+/** The document's top level; `servers` names this deployment as the client reached it. */
+function documentConfig(c: Context<AppEnv>) {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Job Posting API", version: "1.1", description: DESCRIPTION },
+    servers: [{ url: publicOrigin(c), description: "This deployment" }],
+    tags: TAGS,
+    // Secure by default: a public operation says so with `security: []`.
+    security: [{ ApiKey: [] }],
+  };
+}
+
+/**
+ * zod-to-openapi renders `.nullable()` of an already-registered schema as
+ * `allOf: [{ $ref }, { type: [..., "null"] }]`, which rejects null (the `$ref` must hold too).
+ * Rewritten to what it means: `anyOf: [{ $ref }, { type: "null" }]`.
+ */
+function fixNullableRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fixNullableRefs);
+  if (typeof value !== "object" || value === null) return value;
+  const node = Object.fromEntries(Object.entries(value).map(([key, member]) => [key, fixNullableRefs(member)]));
+  const [ref, extra, ...more] = Array.isArray(node.allOf) ? node.allOf : [];
+  if (more.length === 0 && ref?.$ref && Array.isArray(extra?.type) && extra.type.includes("null")) {
+    const { type: _type, ...metadata } = extra;
+    const { allOf: _allOf, ...rest } = node;
+    const nonNull = Object.keys(metadata).length ? { allOf: [ref, metadata] } : ref;
+    return { ...rest, anyOf: [nonNull, { type: "null" }] };
+  }
+  return node;
+}
+
+/** GET handler for the document: generated once per isolate, `servers` filled in per request. */
+export function serveDocument(app: OpenAPIHono<AppEnv>) {
+  let document: object | undefined;
+  return (c: Context<AppEnv>) => {
+    const config = documentConfig(c);
+    document ??= fixNullableRefs(app.getOpenAPI31Document(config)) as object;
+    return c.json({ ...document, servers: config.servers });
+  };
+}
+
+// Always sent with the responses that document them, hence `required`.
+const HEADERS = {
+  RequestId: { description: "Identifies this request in our logs.", required: true, schema: { type: "string" } },
+  RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } },
+  WwwAuthenticate: {
+    description: "The credential the API expects.",
+    required: true,
+    schema: { type: "string", example: 'API-Key header="API-Key"' },
+  },
+} as const;
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+type Responses = RouteConfig["responses"];
+
+/**
+ * Responses the shared middleware and hooks can produce for any operation, so that no route
+ * has to remember them: 400 from request validation, 401 and 429 from authentication and rate
+ * limiting, 404 for an id in the path, 413/415 for a body, 500 always. A route's own entry wins.
+ */
+function standardProblems(route: RouteConfig): ProblemStatus[] {
+  const request = route.request ?? {};
+  const isPublic = Array.isArray(route.security) && route.security.length === 0;
+  return [
+    ...(request.params || request.query || request.body ? [400 as const] : []),
+    ...(isPublic ? [] : [401 as const, 429 as const]),
+    ...(route.path.includes("{") ? [404 as const] : []),
+    ...(request.body ? [413 as const, 415 as const] : []),
+    500 as const,
+  ];
+}
+
+function withHeaders(status: string, response: Responses[string]): Responses[string] {
+  if ("$ref" in response) return response;
+  const headers: Record<string, unknown> = { "X-Request-Id": headerRef("RequestId") };
+  if (status === "401") headers["WWW-Authenticate"] = headerRef("WwwAuthenticate");
+  if (status === "429") headers["Retry-After"] = headerRef("RetryAfter");
+  return { ...response, headers: { ...headers, ...(response.headers as object | undefined) } as never };
+}
+
+function completeOperation(route: RouteConfig): RouteConfig {
+  const responses: Responses = { ...problemResponses(...standardProblems(route)), ...route.responses };
+  return {
+    ...route,
+    responses: Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, withHeaders(status, r)])),
+  };
+}
+
+/**
+ * Completes every operation registered so far (call once, after all routes are mounted) and
+ * registers the shared components, so the document describes what the middleware really does.
+ */
+export function completeDocument(app: OpenAPIHono<AppEnv>): void {
+  const registry = app.openAPIRegistry;
+  for (const definition of registry.definitions) {
+    if (definition.type === "route") definition.route = completeOperation(definition.route);
+  }
+  registry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "API-Key",
+    description: 'Your employer API key. Create one with `npm run keys -- create --name "Acme Ltd."`.',
+  });
+  for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent("headers", name, header);
+}

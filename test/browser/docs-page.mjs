@@ -1,0 +1,180 @@
+// Browser test of the /docs reference page: starts the Worker with `wrangler dev` (static
+// assets included) on a free port, opens /docs in Chromium and checks that the operations and
+// an example request are shown, and that the page fetched nothing from any other origin.
+// Saves a screenshot to docs/reference-page.png. Prints "N passed, M failed"; exits 1 on failure.
+//
+//   npm run test:browser              (needs Chromium: apt-get install -y chromium)
+//   CHROMIUM=/path/to/chrome DOCS_SCREENSHOT=/tmp/page.png npm run test:browser
+//   npm run test:browser -- --report .ci/reports/browser.json   (counts, vitest JSON fields)
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SCREENSHOT = process.env.DOCS_SCREENSHOT ?? join(root, "docs/reference-page.png");
+const OPERATIONS = [
+  "Create a job",
+  "Read one job",
+  "List your jobs",
+  "Partially update a job",
+  "Delete a job",
+  "List position types",
+  "Search locations",
+];
+
+const results = [];
+function check(name, ok, detail = "") {
+  results.push({ name, ok });
+  console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** wrangler dev on the pinned Node (node_modules/.bin/node), local state in a temp dir. */
+async function startWorker(state) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const node = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
+  const child = spawn(
+    node,
+    [
+      join(root, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "--ip", "127.0.0.1",
+      "--port", String(port),
+      "--inspector-port", String(inspectorPort),
+      "--persist-to", state,
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${origin}/api/v1.1/openapi.json`);
+      if (res.ok) return { origin, stop: () => process.kill(-child.pid, "SIGTERM") };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  process.kill(-child.pid, "SIGTERM");
+  throw new Error(`wrangler dev did not answer within 90 s:\n${output}`);
+}
+
+const state = mkdtempSync(join(tmpdir(), "docs-page-state-"));
+const profile = mkdtempSync(join(tmpdir(), "docs-page-profile-"));
+let worker;
+let context;
+try {
+  worker = await startWorker(state);
+  const local = new URL(worker.origin);
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+
+  // Every request the page makes goes through here: only this deployment is allowed.
+  const foreign = [];
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === local.origin) return route.continue();
+    foreign.push(url.href);
+    return route.abort("blockedbyclient");
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const policyViolations = [];
+  const pageErrors = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+  });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+
+  const response = await page.goto(`${worker.origin}/docs`, { waitUntil: "networkidle" });
+  check("GET /docs answers 200 with HTML", response?.status() === 200 && /text\/html/.test(response.headers()["content-type"] ?? ""));
+
+  const listed = [];
+  for (const summary of OPERATIONS) {
+    const visible = await page
+      .getByText(summary, { exact: true })
+      .first()
+      .waitFor({ state: "attached", timeout: 20_000 })
+      .then(() => true, () => false);
+    if (visible) listed.push(summary);
+  }
+  const missing = OPERATIONS.filter((summary) => !listed.includes(summary));
+  check(`the operations are listed (${OPERATIONS.join(", ")})`, missing.length === 0, `missing: ${missing.join(", ")}`);
+
+  // Open "Create a job": its example request (curl against this deployment) must show.
+  await page.getByText("Create a job", { exact: true }).first().click().catch(() => {});
+  const example = page.locator("text=/curl/").first();
+  const exampleShown = await example.waitFor({ state: "visible", timeout: 20_000 }).then(() => true, () => false);
+  const text = await page.locator("body").innerText();
+  check(
+    "an example request is shown, addressed to this deployment",
+    exampleShown && text.includes(`${worker.origin}/api/v1.1/jobs`),
+    exampleShown ? `no ${worker.origin}/api/v1.1/jobs in the page` : "no curl example visible",
+  );
+
+  // Let late requests (fonts, lazy chunks) happen before judging; a page that never goes idle
+  // is judged by what it requested so far.
+  await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
+  check("no request left this deployment", foreign.length === 0, foreign.slice(0, 10).join("\n    "));
+  check("no Content-Security-Policy violation", policyViolations.length === 0, policyViolations.slice(0, 5).join("\n    "));
+  check("no uncaught error in the page", pageErrors.length === 0, pageErrors.slice(0, 5).join("\n    "));
+
+  await page.screenshot({ path: SCREENSHOT });
+  console.log(`screenshot: ${SCREENSHOT}`);
+} catch (error) {
+  check("the browser test ran to the end", false, error instanceof Error ? error.stack : String(error));
+} finally {
+  await context?.close().catch(() => {});
+  worker?.stop();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(state, { recursive: true, force: true });
+}
+
+const failed = results.filter((result) => !result.ok).length;
+const reportIndex = process.argv.indexOf("--report");
+if (reportIndex > 0 && process.argv[reportIndex + 1]) {
+  const report = process.argv[reportIndex + 1];
+  mkdirSync(dirname(report), { recursive: true });
+  writeFileSync(report, JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed, success: failed === 0 }));
+}
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
