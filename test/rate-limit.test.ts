@@ -64,6 +64,28 @@ describe("rate limiting (OWASP API4: unrestricted resource consumption)", () => 
     expect(keys.join()).not.toContain(employer.apiKey);
   });
 
+  it("a POST overridden to PUT or DELETE counts once, like the request it stands for", async () => {
+    const employer = await createEmployer();
+    const keys: string[] = [];
+    const recording: RateLimit = {
+      limit: (options) => {
+        keys.push(options.key);
+        return env.JOB_RATE_LIMITER.limit(options);
+      },
+    };
+    const res = await worker.fetch(
+      new Request(`${API}/jobs`, {
+        method: "POST",
+        headers: { "API-Key": employer.apiKey, "X-HTTP-Method-Override": "DELETE", "Content-Type": "application/json" },
+        body: JSON.stringify({ referenceId: "none" }),
+      }),
+      { ...env, JOB_RATE_LIMITER: recording },
+      {} as ExecutionContext,
+    );
+    expect(res.status).toBe(404);
+    expect(keys).toEqual([`employer:${employer.employerId}`]);
+  });
+
   it("failed authentications beyond the per-address limit get 429 instead of 401", async () => {
     const headers = { "API-Key": "not-a-key", "CF-Connecting-IP": "203.0.113.10" };
     const { statuses, limited } = await untilLimited(AUTH_FAILURE_LIMIT, headers);
