@@ -437,11 +437,15 @@ describe("hostile input: job endpoints (OWASP API4, API8)", () => {
   });
 
   it("LIKE wildcards and SQL in q are matched literally", async () => {
-    for (const q of ["%", "_", "\\", "' OR '1'='1", "%' --"]) {
-      const res = await send(`/api/v1.1/jobs?q=${encode(q)}`, { headers: { "API-Key": employer.apiKey } });
+    // Its own employer: the fuzzing above may leave jobs whose random titles contain these.
+    const owner = await createEmployer();
+    await postJob(owner, { title: "Plain title" });
+    await postJob(owner, { title: "Save 50% now" });
+    for (const [q, total] of [["%", 1], ["_", 0], ["\\", 0], ["' OR '1'='1", 0], ["%' --", 0], ["50%", 1]] as const) {
+      const res = await send(`/api/v1.1/jobs?q=${encode(q)}`, { headers: { "API-Key": owner.apiKey } });
       const list = JSON.parse(await expectSafeResponse(res, q));
       expect(res.status, q).toBe(200);
-      expect(list.paging.total, q).toBe(0);
+      expect(list.paging.total, q).toBe(total);
     }
   });
 
