@@ -1,7 +1,7 @@
 // Employers and their API keys, as the key CLI and `npm run dev` create them.
 import { randomBytes } from "node:crypto";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { KEYS_BINDING, query, sqlString, targetFlag, wrangler } from "./wrangler.mjs";
+import { KEYS_BINDING, query, sqlString, target, wrangler } from "./wrangler.mjs";
 
 export const PLANS = ["standard", "unlimited"];
 
@@ -24,13 +24,13 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
 
 export async function putKey(apiKey, employerId, remote = false) {
   const hash = await hashApiKey(apiKey);
-  wrangler(["kv", "key", "put", hash, JSON.stringify({ employerId }), `--binding=${KEYS_BINDING}`, targetFlag(remote)]);
+  wrangler(["kv", "key", "put", hash, JSON.stringify({ employerId }), `--binding=${KEYS_BINDING}`, ...target(remote)]);
 }
 
 export async function findKey(apiKey, remote = false) {
   const hash = await hashApiKey(apiKey);
   try {
-    return JSON.parse(wrangler(["kv", "key", "get", hash, `--binding=${KEYS_BINDING}`, targetFlag(remote), "--text"]));
+    return JSON.parse(wrangler(["kv", "key", "get", hash, `--binding=${KEYS_BINDING}`, ...target(remote), "--text"]));
   } catch {
     return null;
   }
@@ -38,17 +38,17 @@ export async function findKey(apiKey, remote = false) {
 
 export async function revokeKey(apiKey, remote = false) {
   if (!(await findKey(apiKey, remote))) return false;
-  wrangler(["kv", "key", "delete", await hashApiKey(apiKey), `--binding=${KEYS_BINDING}`, targetFlag(remote)]);
+  wrangler(["kv", "key", "delete", await hashApiKey(apiKey), `--binding=${KEYS_BINDING}`, ...target(remote)]);
   return true;
 }
 
 /** Employers with how many live keys each has (keys themselves are only stored hashed). */
 export function listEmployers(remote = false) {
   const employers = query("SELECT id, name, plan, created_at AS createdAt FROM employers ORDER BY id", remote);
-  const entries = JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, targetFlag(remote)]));
+  const entries = JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, ...target(remote)]));
   const keyCounts = new Map();
   for (const { name } of entries) {
-    const record = JSON.parse(wrangler(["kv", "key", "get", name, `--binding=${KEYS_BINDING}`, targetFlag(remote), "--text"]));
+    const record = JSON.parse(wrangler(["kv", "key", "get", name, `--binding=${KEYS_BINDING}`, ...target(remote), "--text"]));
     keyCounts.set(record.employerId, (keyCounts.get(record.employerId) ?? 0) + 1);
   }
   return employers.map((e) => ({ ...e, keys: keyCounts.get(e.id) ?? 0 }));

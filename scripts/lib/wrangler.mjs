@@ -36,16 +36,21 @@ export function startWrangler(args, options = {}) {
   return spawn(process.execPath, [WRANGLER, ...args], { env: wranglerEnv, stdio: "inherit", ...options });
 }
 
-export const targetFlag = (remote) => (remote ? "--remote" : "--local");
+/**
+ * Where a command acts: the deployed resources (top-level config), or the local state that
+ * `npm run dev` serves (`[env.dev]`, whose ids stay fixed even after a deployer fills in the
+ * real ones at the top level).
+ */
+export const target = (remote) => (remote ? ["--remote"] : ["--local", "--env", "dev"]);
 
 /** Idempotent: applies whatever migrations in drizzle/ the target has not seen yet. */
 export function applyMigrations(remote) {
-  wrangler(["d1", "migrations", "apply", DATABASE, targetFlag(remote)]);
+  wrangler(["d1", "migrations", "apply", DATABASE, ...target(remote)]);
 }
 
 /** Runs SQL and returns the rows of its last statement. */
 export function query(sql, remote) {
-  const out = wrangler(["d1", "execute", DATABASE, targetFlag(remote), "--json", "--command", sql]);
+  const out = wrangler(["d1", "execute", DATABASE, ...target(remote), "--json", "--command", sql]);
   const results = JSON.parse(out.slice(out.indexOf("[")));
   return results.at(-1)?.results ?? [];
 }
