@@ -9,6 +9,7 @@ import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
+import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
 export const API_PREFIX = "/api/v1.1";
@@ -37,7 +38,7 @@ export function createApp() {
   app.use(`${API_PREFIX}/jobs`, authenticate);
   app.use(`${API_PREFIX}/jobs/*`, authenticate);
 
-  const routes = app.route("/", referenceApi);
+  const routes = app.route("/", referenceApi).route("/", jobsApi);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

@@ -61,7 +61,8 @@ const pageNumber = (name: string, fallback: number, max?: number) => {
     .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1${max ? ` to ${max}` : ""}.`)
     .transform(Number)
     .pipe(z.number().int().min(1).max(max ?? 2_147_483_647));
-  return schema.optional().default(String(fallback) as never).openapi({ param: { name, in: "query" }, example: String(fallback) });
+  // The default is the parsed value: zod returns it as is for a missing parameter.
+  return schema.optional().default(fallback).openapi({ param: { name, in: "query" }, example: String(fallback) });
 };
 
 /** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */

@@ -21,8 +21,9 @@ function plural(count: number, noun: string): string {
 function describe(issue: Issue): string {
   switch (issue.code) {
     case "invalid_type":
-      if (issue.input === undefined) return "is required.";
-      if (issue.input === null) return "must not be null.";
+      // zod 4 leaves `input` out of issues unless asked; its message still names what came.
+      if (issue.input === undefined && /received undefined/.test(issue.message)) return "is required.";
+      if (issue.input === null || /received null/.test(issue.message)) return "must not be null.";
       return `must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}.`;
     case "too_big":
       if (issue.origin === "string") return `must be at most ${plural(Number(issue.maximum), "character")}.`;

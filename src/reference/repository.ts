@@ -4,11 +4,19 @@ import { applicantRoutingTypes, categories, locations, positionTypes, salaryType
 import { placeKey } from "../locations/place-key";
 import type { Location, NamedRef, SalaryType } from "./schemas";
 
+export interface GazetteerPlace extends Location {
+  provinceCode: string;
+  nameKey: string;
+  populationRank: number | null;
+}
+
 export interface ReferenceData {
   positionTypes: NamedRef[];
   categories: NamedRef[];
   salaryTypes: SalaryType[];
   applicantRoutingTypes: NamedRef[];
+  /** The seeded places, so job requests resolve locations without a round trip. */
+  gazetteer: GazetteerPlace[];
 }
 
 // Seeded by a migration and never edited at run time, so one read per isolate is enough.
@@ -21,12 +29,26 @@ export function loadReferenceData(db: Database): Promise<ReferenceData> {
       db.select().from(categories).orderBy(asc(categories.id)),
       db.select().from(salaryTypes).orderBy(asc(salaryTypes.id)),
       db.select().from(applicantRoutingTypes).orderBy(asc(applicantRoutingTypes.id)),
+      db
+        .select({
+          id: locations.id,
+          name: locations.name,
+          description: locations.description,
+          type: locations.type,
+          provinceCode: locations.provinceCode,
+          nameKey: locations.nameKey,
+          populationRank: locations.populationRank,
+        })
+        .from(locations)
+        .where(eq(locations.source, "gazetteer"))
+        .orderBy(asc(locations.id)),
     ])
-    .then(([positionTypes, categories, salaryTypes, applicantRoutingTypes]) => ({
+    .then(([positionTypes, categories, salaryTypes, applicantRoutingTypes, gazetteer]) => ({
       positionTypes,
       categories,
       salaryTypes,
       applicantRoutingTypes,
+      gazetteer,
     }))
     .catch((error) => {
       referenceData = undefined;

@@ -1,0 +1,53 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { buildPaging, publicOrigin } from "../http/paging";
+import { validationHook } from "../http/validation";
+import { listJobs } from "./repository";
+import { toJob, toJobHeader } from "./representation";
+import {
+  createJobRoute,
+  deleteJobByReferenceRoute,
+  deleteJobRoute,
+  getJobRoute,
+  listJobsRoute,
+  putJobByReferenceRoute,
+  updateJobRoute,
+} from "./routes";
+import { createJob, getJob, putJobByReference, removeJob, updateJobById } from "./service";
+
+const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
+
+export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(getJobRoute, async (c) => {
+    const row = await getJob(c.var.db, c.var.employerId, c.req.valid("param").id);
+    return c.json(toJob(row), 200);
+  })
+  .openapi(listJobsRoute, async (c) => {
+    const { q, status, page, pageSize } = c.req.valid("query");
+    const { rows, total } = await listJobs(c.var.db, c.var.employerId, { q: q || undefined, status, page, pageSize });
+    return c.json({ data: rows.map(toJobHeader), paging: buildPaging(c, total, page, pageSize) }, 200);
+  })
+  .openapi(createJobRoute, async (c) => {
+    const row = await createJob(c.var.db, c.var.employerId, c.req.valid("json"));
+    c.header("Location", locationOf(c, row.id));
+    return c.json(toJob(row), 201);
+  })
+  .openapi(updateJobRoute, async (c) => {
+    const row = await updateJobById(c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"));
+    return c.json(toJob(row), 200);
+  })
+  .openapi(putJobByReferenceRoute, async (c) => {
+    const { row, created } = await putJobByReference(c.var.db, c.var.employerId, c.req.valid("json"));
+    if (!created) return c.json(toJob(row), 200);
+    c.header("Location", locationOf(c, row.id));
+    return c.json(toJob(row), 201);
+  })
+  .openapi(deleteJobRoute, async (c) => {
+    await removeJob(c.var.db, c.var.employerId, { id: c.req.valid("param").id });
+    return c.body(null, 204);
+  })
+  .openapi(deleteJobByReferenceRoute, async (c) => {
+    await removeJob(c.var.db, c.var.employerId, { referenceId: c.req.valid("json").referenceId });
+    return c.body(null, 204);
+  });

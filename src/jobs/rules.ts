@@ -1,0 +1,271 @@
+import type { FieldError } from "../http/problem";
+import type { NewPlace } from "../locations/resolve";
+import type { ReferenceData } from "../reference/repository";
+import type { Location } from "../reference/schemas";
+import { DEFAULT_OPEN_SECONDS } from "./dates";
+import type { JobInput, JobStatus } from "./schemas";
+
+// Pure domain rules: no I/O. The handler resolves locations and cleans the description,
+// then merges the request into the job and validates the result as a whole.
+
+export interface SalaryState {
+  amount: number | null;
+  maxAmount: number | null;
+  typeId: number | null;
+  plusCommission: boolean;
+}
+
+export type JobPlace = { kind: "known"; location: Location } | { kind: "create"; place: NewPlace };
+
+/** A job as stored (amounts in ten-thousandths, dates in Unix seconds). */
+export interface JobState {
+  referenceId: string | null;
+  title: string | null;
+  publishDate: number;
+  closeDate: number;
+  confidential: boolean;
+  autoRefresh: boolean;
+  status: JobStatus;
+  positionTypeId: number | null;
+  salary: SalaryState | null;
+  description: string | null;
+  routingTypeId: number | null;
+  applicationEmail: string | null;
+  applicationUrl: string | null;
+  categoryIds: number[];
+  places: JobPlace[];
+}
+
+export const ROUTING_EMAIL = 1;
+export const ROUTING_URL = 2;
+export const MAX_EMAIL = 50;
+export const MAX_URL = 200;
+
+export interface Merged {
+  job: JobState;
+  /** Set when the request asks for a move that is not allowed (409, not 400). */
+  conflict?: string;
+}
+
+/**
+ * The request applied to the current job (null when creating), following JSON Merge Patch:
+ * members not sent keep their value, null clears, `salary` merges member by member, arrays
+ * replace. `places` is the already resolved `locations` of the request, if it sent any.
+ */
+export function mergeJob(
+  current: JobState | null,
+  patch: JobInput,
+  options: { now: number; places?: JobPlace[]; description?: string | null },
+): Merged {
+  const { now } = options;
+  let conflict: string | undefined;
+  const base: JobState = current ?? {
+    referenceId: null,
+    title: null,
+    publishDate: now,
+    closeDate: now + DEFAULT_OPEN_SECONDS,
+    confidential: false,
+    autoRefresh: false,
+    status: "draft",
+    positionTypeId: null,
+    salary: null,
+    description: null,
+    routingTypeId: null,
+    applicationEmail: null,
+    applicationUrl: null,
+    categoryIds: [],
+    places: [],
+  };
+
+  let status = base.status;
+  let publishDate = base.publishDate;
+  let republished = false;
+  if (patch.status !== undefined && patch.status !== base.status) {
+    if (current && patch.status === "draft") {
+      conflict = `A job that is ${current.status} cannot go back to draft; archive it instead.`;
+    } else {
+      status = patch.status;
+      // Entering active from another status is a (re-)publish.
+      if (current && status === "active") {
+        publishDate = now;
+        republished = true;
+      }
+    }
+  }
+
+  let closeDate = base.closeDate;
+  if (patch.closeDate !== undefined) {
+    closeDate = patch.closeDate ?? publishDate + DEFAULT_OPEN_SECONDS;
+  } else if (republished && base.closeDate <= now) {
+    closeDate = publishDate + DEFAULT_OPEN_SECONDS;
+  }
+
+  let salary = base.salary;
+  if (patch.salary === null) {
+    salary = null;
+  } else if (patch.salary !== undefined) {
+    const from = base.salary ?? { amount: null, maxAmount: null, typeId: null, plusCommission: false };
+    const sent = patch.salary;
+    salary = {
+      amount: sent.amount !== undefined ? sent.amount : from.amount,
+      maxAmount: sent.maxAmount !== undefined ? sent.maxAmount : from.maxAmount,
+      typeId: sent.type !== undefined ? (sent.type?.id ?? null) : from.typeId,
+      plusCommission: sent.plusCommission !== undefined ? (sent.plusCommission ?? false) : from.plusCommission,
+    };
+  }
+
+  const routingTypeId = patch.applicantRoutingType !== undefined ? (patch.applicantRoutingType?.id ?? null) : base.routingTypeId;
+  const email = patch.applicationEmail !== undefined ? emptyToNull(patch.applicationEmail) : base.applicationEmail;
+  const url = patch.applicationUrl !== undefined ? emptyToNull(patch.applicationUrl) : base.applicationUrl;
+
+  const job: JobState = {
+    referenceId: patch.referenceId !== undefined ? patch.referenceId : base.referenceId,
+    title: patch.title !== undefined ? patch.title : base.title,
+    publishDate,
+    closeDate,
+    confidential: patch.confidential !== undefined ? (patch.confidential ?? false) : base.confidential,
+    autoRefresh: patch.autoRefresh !== undefined ? (patch.autoRefresh ?? false) : base.autoRefresh,
+    status,
+    positionTypeId: patch.positionType !== undefined ? (patch.positionType?.id ?? null) : base.positionTypeId,
+    salary,
+    description: options.description !== undefined ? options.description : base.description,
+    routingTypeId,
+    // DESIGN 4: the address the routing type does not use is ignored and stored as null.
+    applicationEmail: routingTypeId === ROUTING_EMAIL ? email : null,
+    applicationUrl: routingTypeId === ROUTING_URL ? url : null,
+    categoryIds: patch.categories !== undefined ? (patch.categories ?? []).map((c) => c.id) : base.categoryIds,
+    places: options.places ?? base.places,
+  };
+  return { job, conflict };
+}
+
+function emptyToNull(text: string | null): string | null {
+  return text === "" ? null : text;
+}
+
+const placeKeyOf = (place: JobPlace) =>
+  place.kind === "known" ? `id:${place.location.id}` : `new:${place.place.nameKey}|${place.place.provinceCode}`;
+
+/** The same place or category twice counts once; the first mention keeps its position. */
+export function distinctPlaces(places: JobPlace[]): JobPlace[] {
+  const seen = new Set<string>();
+  return places.filter((place) => !seen.has(placeKeyOf(place)) && seen.add(placeKeyOf(place)));
+}
+
+export function distinctIds(ids: number[]): number[] {
+  return [...new Set(ids)];
+}
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:".]+(\.[^\s@<>()[\]\\,;:".]+)+$/u;
+
+export function isEmail(text: string): boolean {
+  return EMAIL.test(text);
+}
+
+export function isHttpUrl(text: string): boolean {
+  if (/\s/.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const length = (text: string) => [...text].length;
+
+/** Every rule the merged job breaks (DESIGN 4), each with the member's path in the body. */
+export function validateJob(job: JobState, reference: ReferenceData): FieldError[] {
+  const errors: FieldError[] = [];
+  const error = (field: string, message: string) => errors.push({ field, message });
+  const known = (list: { id: number }[], id: number) => list.some((item) => item.id === id);
+
+  const places = distinctPlaces(job.places).length;
+  if (places < 1) error("locations", "At least 1 location is required.");
+  if (places > 3) error("locations", "Up to 3 locations are allowed.");
+
+  const categories = distinctIds(job.categoryIds).length;
+  if (categories < 1) error("categories", "At least 1 category is required.");
+  if (categories > 3) error("categories", "Up to 3 categories are allowed.");
+  job.categoryIds.forEach((id, i) => {
+    if (!known(reference.categories, id)) error(`categories[${i}].id`, `Category ${id} does not exist; see /api/v1.1/jobcategories.`);
+  });
+
+  if (job.positionTypeId !== null && !known(reference.positionTypes, job.positionTypeId)) {
+    error("positionType.id", `Position type ${job.positionTypeId} does not exist; see /api/v1.1/positiontypes.`);
+  }
+
+  const salary = job.salary;
+  if (salary) {
+    if (salary.amount === null) error("salary.amount", "salary.amount is required when a salary is given.");
+    if (salary.typeId === null) {
+      if (salary.amount !== null) error("salary.type.id", "salary.type.id is required when salary.amount is given.");
+    } else if (!known(reference.salaryTypes, salary.typeId)) {
+      error("salary.type.id", `Salary type ${salary.typeId} does not exist; use 1 to 5 (see /api/v1.1/salarytypes).`);
+    }
+    if (salary.amount !== null && salary.maxAmount !== null && salary.maxAmount < salary.amount) {
+      error("salary.maxAmount", "salary.maxAmount must be at least salary.amount.");
+    }
+  }
+
+  if (job.routingTypeId !== null && !known(reference.applicantRoutingTypes, job.routingTypeId)) {
+    error("applicantRoutingType.id", `Applicant routing type ${job.routingTypeId} does not exist; use 1 (Email) or 2 (URL).`);
+  }
+  if (job.routingTypeId === ROUTING_EMAIL) {
+    const email = job.applicationEmail;
+    if (email === null) error("applicationEmail", "applicationEmail is required when applicantRoutingType.id is 1.");
+    else if (length(email) > MAX_EMAIL) error("applicationEmail", `applicationEmail must be at most ${MAX_EMAIL} characters.`);
+    else if (!isEmail(email)) error("applicationEmail", "applicationEmail must be a valid email address.");
+  }
+  if (job.routingTypeId === ROUTING_URL) {
+    const url = job.applicationUrl;
+    if (url === null) error("applicationUrl", "applicationUrl is required when applicantRoutingType.id is 2.");
+    else if (length(url) > MAX_URL) error("applicationUrl", `applicationUrl must be at most ${MAX_URL} characters.`);
+    else if (!isHttpUrl(url)) error("applicationUrl", "applicationUrl must be an absolute http:// or https:// address.");
+  }
+
+  if (job.closeDate <= job.publishDate) error("closeDate", "closeDate must be after publishDate.");
+  return errors;
+}
+
+/** Stored columns that differ, so a PUT writes only those (concurrent PUTs of other members survive). */
+export type ColumnChanges = Partial<Omit<JobState, "salary" | "categoryIds" | "places"> & {
+  salaryAmount: number | null;
+  salaryMaxAmount: number | null;
+  salaryTypeId: number | null;
+  salaryPlusCommission: boolean | null;
+}>;
+
+export function flattenSalary(salary: SalaryState | null) {
+  return {
+    salaryAmount: salary?.amount ?? null,
+    salaryMaxAmount: salary?.maxAmount ?? null,
+    salaryTypeId: salary?.typeId ?? null,
+    salaryPlusCommission: salary ? salary.plusCommission : null,
+  };
+}
+
+export function changedColumns(before: JobState, after: JobState): ColumnChanges {
+  const changes: Record<string, unknown> = {};
+  const scalar = [
+    "referenceId",
+    "title",
+    "publishDate",
+    "closeDate",
+    "confidential",
+    "autoRefresh",
+    "status",
+    "positionTypeId",
+    "description",
+    "routingTypeId",
+    "applicationEmail",
+    "applicationUrl",
+  ] as const;
+  for (const key of scalar) if (before[key] !== after[key]) changes[key] = after[key];
+  const salaryBefore = flattenSalary(before.salary);
+  const salaryAfter = flattenSalary(after.salary);
+  for (const key of Object.keys(salaryAfter) as (keyof typeof salaryAfter)[]) {
+    if (salaryBefore[key] !== salaryAfter[key]) changes[key] = salaryAfter[key];
+  }
+  return changes as ColumnChanges;
+}

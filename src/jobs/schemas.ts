@@ -1,0 +1,163 @@
+import { z } from "@hono/zod-openapi";
+import { PagingQuerySchema, PagingSchema } from "../http/schemas";
+import {
+  ApplicantRoutingTypeSchema,
+  CategorySchema,
+  LocationSchema,
+  PositionTypeSchema,
+  SalaryTypeSchema,
+} from "../reference/schemas";
+import { parseCloseDate } from "./dates";
+import { MAX_AMOUNT, toTenThousandths } from "./money";
+
+export const JOB_STATUSES = ["active", "archived", "draft"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+const INT32_MAX = 2_147_483_647;
+const codePoints = (text: string) => [...text].length;
+
+/** A string of at most `max` characters (code points); `""` means none (null). */
+const optionalText = (max: number | undefined, field: string) =>
+  z
+    .string()
+    .refine((s) => max === undefined || codePoints(s) <= max, { message: `${field} must be at most ${max} characters.` })
+    .transform((s) => (s === "" ? null : s))
+    .nullable()
+    .optional();
+
+/** Requests name reference data by id; the response's other members (name, unit) are ignored. */
+const RefInputSchema = z.object({ id: z.number().int().min(1).max(INT32_MAX) });
+
+const AmountInputSchema = z
+  .number()
+  .min(0)
+  .max(MAX_AMOUNT)
+  .transform(toTenThousandths)
+  .openapi({ type: "number", example: 65000 });
+
+const SalaryInputSchema = z
+  .object({
+    amount: AmountInputSchema.nullable().optional(),
+    maxAmount: AmountInputSchema.nullable().optional(),
+    type: RefInputSchema.nullable().optional().openapi({ description: "Salary type; required with amount." }),
+    plusCommission: z.boolean().nullable().optional(),
+  })
+  .openapi("SalaryInput");
+
+const CloseDateInputSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const seconds = parseCloseDate(text);
+    if (seconds === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "closeDate must be a real date (2026-12-31) or an ISO 8601 date-time with Z or an offset (2026-12-31T17:00:00Z).",
+      });
+      return z.NEVER;
+    }
+    return seconds;
+  })
+  .openapi({ type: "string", example: "2026-12-31" });
+
+/**
+ * POST and PUT body (spec 4.2, DESIGN 4). Every member is optional here: what a job must
+ * have is checked on the merged job (src/jobs/rules.ts). `null` clears a member (JSON Merge
+ * Patch); read-only and unknown members are ignored; no type coercion.
+ */
+export const JobInputSchema = z
+  .object({
+    referenceId: optionalText(50, "referenceId").openapi({ example: "ACME-2026-117" }),
+    title: optionalText(256, "title").openapi({ example: "Senior Accountant" }),
+    closeDate: CloseDateInputSchema.nullable().optional(),
+    confidential: z.boolean().nullable().optional().openapi({ example: false }),
+    autoRefresh: z.boolean().nullable().optional().openapi({ example: false }),
+    status: z.enum(JOB_STATUSES).optional().openapi({ example: "active" }),
+    locations: z
+      .array(
+        z.object({
+          description: z
+            .string()
+            .refine((s) => codePoints(s) <= 300, { message: "A location description must be at most 300 characters." })
+            .openapi({ example: "Vancouver, BC" }),
+        }),
+      )
+      .max(10)
+      .nullable()
+      .optional()
+      .openapi({ description: "1 to 3 places: `City` or `City, PC`." }),
+    categories: z.array(RefInputSchema).max(10).nullable().optional().openapi({ example: [{ id: 1 }] }),
+    positionType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
+    salary: SalaryInputSchema.nullable().optional(),
+    description: z.string().nullable().optional().openapi({ example: "<p>Join our <strong>finance</strong> team.</p>" }),
+    applicantRoutingType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
+    applicationEmail: z.string().nullable().optional().openapi({ example: "jobs@acme.example" }),
+    applicationUrl: z.string().nullable().optional().openapi({ example: null }),
+  })
+  .openapi("JobInput");
+
+export type JobInput = z.infer<typeof JobInputSchema>;
+
+/** PUT without an id: the referenceId in the body names the job. */
+export const JobByReferenceInputSchema = JobInputSchema.extend({
+  referenceId: z
+    .string()
+    .min(1)
+    .refine((s) => codePoints(s) <= 50, { message: "referenceId must be at most 50 characters." })
+    .openapi({ example: "ACME-2026-117" }),
+}).openapi("JobByReferenceInput");
+
+export const ReferenceIdBodySchema = z
+  .object({ referenceId: JobByReferenceInputSchema.shape.referenceId })
+  .openapi("JobReference");
+
+const EmployerSchema = z.object({ id: z.number().int(), name: z.string() }).openapi("Employer", {
+  example: { id: 7, name: "Acme Ltd." },
+});
+
+const AmountSchema = z.number().openapi({ description: "Exactly four decimals.", example: 65000.0 });
+
+const SalarySchema = z
+  .object({
+    amount: AmountSchema,
+    maxAmount: AmountSchema.nullable(),
+    type: SalaryTypeSchema,
+    plusCommission: z.boolean(),
+  })
+  .openapi("Salary");
+
+const DateSchema = z.string().openapi({ example: "2026-11-21T14:03:00Z" });
+
+export const JobHeaderSchema = z
+  .object({
+    id: z.number().int().openapi({ example: 1234 }),
+    referenceId: z.string().nullable().openapi({ example: "ACME-2026-117" }),
+    employer: EmployerSchema,
+    title: z.string().nullable().openapi({ example: "Senior Accountant" }),
+    publishDate: DateSchema,
+    locations: z.array(LocationSchema),
+    confidential: z.boolean(),
+    status: z.enum(JOB_STATUSES),
+  })
+  .openapi("JobHeader");
+
+export const JobSchema = JobHeaderSchema.extend({
+  closeDate: DateSchema.openapi({ example: "2027-01-20T14:03:00Z" }),
+  autoRefresh: z.boolean(),
+  categories: z.array(CategorySchema),
+  positionType: PositionTypeSchema.nullable(),
+  salary: SalarySchema.nullable(),
+  description: z.string().nullable(),
+  applicantRoutingType: ApplicantRoutingTypeSchema.nullable(),
+  applicationEmail: z.string().nullable().openapi({ example: "jobs@acme.example" }),
+  applicationUrl: z.string().nullable().openapi({ example: null }),
+}).openapi("Job");
+
+export type Job = z.infer<typeof JobSchema>;
+export type JobHeader = z.infer<typeof JobHeaderSchema>;
+
+export const JobListSchema = z.object({ data: z.array(JobHeaderSchema), paging: PagingSchema }).openapi("JobList");
+
+export const JobListQuerySchema = PagingQuerySchema.extend({
+  q: z.string().max(256).optional().openapi({ param: { name: "q", in: "query" }, example: "account" }),
+  status: z.enum(JOB_STATUSES).optional().openapi({ param: { name: "status", in: "query" }, example: "active" }),
+});
