@@ -6,7 +6,7 @@ import worker from "../src/index";
 import { runScheduledJobs } from "../src/scheduled/runner";
 import { countingD1 } from "../test/support/count-d1";
 
-export const TRIPS_HEADER = "X-Bench-D1-Trips";
+const TRIPS_HEADER = "X-Bench-D1-Trips";
 
 async function cron(url: URL, env: Env): Promise<Response> {
   const counter = countingD1(env.DB);

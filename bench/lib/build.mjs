@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 
 const run = promisify(execFile);
-const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
+// wrangler's package exports hide its bin; its package.json sits next to it.
+const wranglerBin = join(dirname(fileURLToPath(import.meta.resolve("wrangler/package.json"))), "bin/wrangler.js");
 
 /** Bundles a Worker exactly as `wrangler deploy` would, without deploying it. */
 export async function bundleWorker(root, outdir, { entry, minify = false, metafile } = {}) {
@@ -18,7 +19,9 @@ export async function bundleWorker(root, outdir, { entry, minify = false, metafi
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     maxBuffer: 16 * 1024 * 1024,
   });
-  return join(outdir, "index.js");
+  // Named after the entry: index.js for src/index.ts, probe-worker.js for the probe.
+  const script = (await readdir(outdir)).find((f) => f.endsWith(".js"));
+  return join(outdir, script);
 }
 
 /** The deployable bundle's size, and which packages its minified bytes come from. */
