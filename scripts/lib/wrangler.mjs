@@ -1,9 +1,10 @@
 // Runs the project's own wrangler (under the pinned Node) for the CLI scripts.
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
-const WRANGLER = require.resolve("wrangler/bin/wrangler.js");
+const WRANGLER = join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 
 // Local work must not reach for the network (there may be none) or send telemetry.
 export const wranglerEnv = {

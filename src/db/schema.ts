@@ -141,3 +141,16 @@ export const jobCategories = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.categoryId] })],
 );
+
+// Exact list totals without counting rows: one counter per employer and status, kept right
+// by triggers on jobs (drizzle/0003_job_counters_and_search.sql), so the cron's set-based
+// updates keep it right too. The trigram full-text index for `q` lives in the same migration.
+export const jobCounts = sqliteTable(
+  "job_counts",
+  {
+    employerId: integer("employer_id").notNull(),
+    status: text("status").notNull(),
+    total: integer("total").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.employerId, t.status] })],
+);

@@ -55,15 +55,17 @@ export const PagingSchema = z
   })
   .openapi("Paging");
 
-const pageNumber = (name: string, fallback: number, max?: number) => {
-  let schema = z
+const INT32_MAX = 2_147_483_647;
+
+// Query values arrive as text: only canonical decimals are accepted, then bounded as numbers.
+const pageNumber = (name: string, fallback: number, max = INT32_MAX) =>
+  z
     .string()
-    .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1${max ? ` to ${max}` : ""}.`)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(max ?? 2_147_483_647));
-  // The default is the parsed value: zod returns it as is for a missing parameter.
-  return schema.optional().default(fallback).openapi({ param: { name, in: "query" }, example: String(fallback) });
-};
+    .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1 to ${max}.`)
+    .optional()
+    .transform((value) => (value === undefined ? fallback : Number(value)))
+    .pipe(z.number().int().max(max))
+    .openapi({ param: { name, in: "query" }, type: "integer", minimum: 1, maximum: max, default: fallback } as never);
 
 /** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */
 export const PagingQuerySchema = z.object({
@@ -77,6 +79,6 @@ export const IdParamSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]{0,9}$/, "id must be a whole number from 1 to 2147483647.")
     .transform(Number)
-    .refine((n) => n <= 2_147_483_647, "id must be a whole number from 1 to 2147483647.")
+    .refine((n) => n <= INT32_MAX, "id must be a whole number from 1 to 2147483647.")
     .openapi({ param: { name: "id", in: "path" }, example: "1234", type: "integer" } as never),
 });

@@ -2,7 +2,8 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
-import { validationHook } from "../http/validation";
+import { ValidationError } from "../http/problem";
+import { toFieldErrors, validationHook } from "../http/validation";
 import { listJobs } from "./repository";
 import { toJob, toJobHeader } from "./representation";
 import {
@@ -14,9 +15,22 @@ import {
   putJobByReferenceRoute,
   updateJobRoute,
 } from "./routes";
-import { createJob, getJob, putJobByReference, removeJob, updateJobById } from "./service";
+import { createJob, creationRuleErrors, getJob, putJobByReference, removeJob, updateJobById } from "./service";
 
 const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
+
+/** A create body that fails on member types also reports the whole-job rules it breaks. */
+function creationHook(
+  result: { success: true } | { success: false; error: { issues: Parameters<typeof toFieldErrors>[0] }; target: string },
+  c: Context<AppEnv>,
+): Promise<never> | undefined {
+  if (result.success) return undefined;
+  const errors = toFieldErrors(result.error.issues);
+  if (result.target !== "json") throw new ValidationError(errors);
+  return c.req.json().then(async (body) => {
+    throw new ValidationError([...errors, ...(await creationRuleErrors(c.var.db, body, errors))]);
+  });
+}
 
 export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(getJobRoute, async (c) => {
@@ -32,7 +46,7 @@ export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     const row = await createJob(c.var.db, c.var.employerId, c.req.valid("json"));
     c.header("Location", locationOf(c, row.id));
     return c.json(toJob(row), 201);
-  })
+  }, creationHook)
   .openapi(updateJobRoute, async (c) => {
     const row = await updateJobById(c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"));
     return c.json(toJob(row), 200);

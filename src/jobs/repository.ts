@@ -249,24 +249,46 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-/** A page of headers and the total, in one batch. */
+/** An FTS5 string: the whole term as one phrase, so its characters are never query syntax. */
+function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+// The trigram index only finds terms of at least 3 characters.
+const MIN_INDEXED_TERM = 3;
+
+/**
+ * A page of headers and the exact total, in one batch. Without `q` the total is read from
+ * job_counts (at most 3 rows, whatever the employer's size) and the page is found on the
+ * (employer_id, [status,] publish_date, id) index before any row is read, deep pages included.
+ * With `q` the trigram index finds the matches, and the total counts only those.
+ */
 export async function listJobs(db: Database, employerId: number, filter: ListFilter): Promise<{ rows: JobHeaderRow[]; total: number }> {
   const conditions = [sql`j.employer_id = ${employerId}`];
   if (filter.status) conditions.push(sql`j.status = ${filter.status}`);
-  if (filter.q) {
-    const pattern = `%${escapeLike(filter.q)}%`;
+  const term = filter.q;
+  if (term && [...term].length >= MIN_INDEXED_TERM) {
+    conditions.push(sql`j.id IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH ${ftsPhrase(term)})`);
+  } else if (term) {
+    const pattern = `%${escapeLike(term)}%`;
     conditions.push(sql`(j.title LIKE ${pattern} ESCAPE '\\' OR j.reference_id LIKE ${pattern} ESCAPE '\\')`);
   }
   const where = sql.join(conditions, sql` AND `);
+  const total = term
+    ? sql`SELECT count(*) AS total FROM jobs j WHERE ${where}`
+    : sql`SELECT coalesce(sum(total), 0) AS total FROM job_counts
+          WHERE employer_id = ${employerId} ${filter.status ? sql`AND status = ${filter.status}` : sql``}`;
   const [page, totals] = await batch(db, [
     sql`
       SELECT j.id, j.reference_id AS referenceId, j.employer_id AS employerId, e.name AS employerName, j.title,
         j.publish_date AS publishDate, j.confidential, j.status, ${locationsJson} AS locations
       FROM jobs j JOIN employers e ON e.id = j.employer_id
-      WHERE ${where}
-      ORDER BY j.publish_date DESC, j.id DESC
-      LIMIT ${filter.pageSize} OFFSET ${(filter.page - 1) * filter.pageSize}`,
-    sql`SELECT count(*) AS total FROM jobs j WHERE ${where}`,
+      WHERE j.id IN (
+        SELECT j.id FROM jobs j WHERE ${where}
+        ORDER BY j.publish_date DESC, j.id DESC
+        LIMIT ${filter.pageSize} OFFSET ${(filter.page - 1) * filter.pageSize})
+      ORDER BY j.publish_date DESC, j.id DESC`,
+    total,
   ]);
   return { rows: page.results as JobHeaderRow[], total: (totals.results[0] as { total: number }).total };
 }

@@ -16,7 +16,7 @@ import {
 } from "./repository";
 import { toJobState } from "./representation";
 import { changedColumns, mergeJob, validateJob, type JobPlace, type JobState } from "./rules";
-import type { JobInput } from "./schemas";
+import { JobInputSchema, type JobInput } from "./schemas";
 
 // The use cases behind the handlers: each reads at most once, then writes in one batch.
 
@@ -47,20 +47,49 @@ async function resolveLocations(
   return { places, errors };
 }
 
+interface Evaluation {
+  job: JobState;
+  errors: FieldError[];
+  conflict?: string;
+}
+
 /** The request merged into the job (or into a new one) and checked as a whole. */
-async function prepare(db: Database, current: JobState | null, input: JobInput, now: number): Promise<JobState> {
+async function evaluate(db: Database, current: JobState | null, input: JobInput, now: number): Promise<Evaluation> {
   const reference = await loadReferenceData(db);
   const resolved = input.locations ? await resolveLocations(db, input.locations, reference.gazetteer) : undefined;
   const places = input.locations === null ? [] : resolved?.places;
   const description =
     input.description === undefined ? undefined : input.description ? await cleanDescription(input.description) : null;
   const { job, conflict } = mergeJob(current, input, { now, places, description });
-  if (conflict) throw new ConflictError("invalid-transition", conflict);
   const errors = [...(resolved?.errors ?? []), ...validateJob(job, reference)];
   // A location the client got wrong is reported once, at its own path, not again as a count.
-  const reported = resolved?.errors.length ? errors.filter((e) => e.field !== "locations") : errors;
-  if (reported.length) throw new ValidationError(reported);
+  return { job, conflict, errors: resolved?.errors.length ? errors.filter((e) => e.field !== "locations") : errors };
+}
+
+async function prepare(db: Database, current: JobState | null, input: JobInput, now: number): Promise<JobState> {
+  const { job, errors, conflict } = await evaluate(db, current, input, now);
+  if (conflict) throw new ConflictError("invalid-transition", conflict);
+  if (errors.length) throw new ValidationError(errors);
   return job;
+}
+
+const memberOf = (field: string) => field.split(/[.[]/)[0];
+
+/**
+ * For a create whose body already failed on member types: the rules of the whole job checked
+ * on the members that did parse, so one response names every broken rule. Members that
+ * failed are not reported twice.
+ */
+export async function creationRuleErrors(db: Database, body: unknown, typeErrors: FieldError[]): Promise<FieldError[]> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return [];
+  const failed = new Set(typeErrors.map((e) => memberOf(e.field)));
+  const input: Record<string, unknown> = {};
+  for (const [member, schema] of Object.entries(JobInputSchema.shape)) {
+    const parsed = schema.safeParse((body as Record<string, unknown>)[member]);
+    if (parsed.success && parsed.data !== undefined) input[member] = parsed.data;
+  }
+  const { errors } = await evaluate(db, null, input as JobInput, nowSeconds());
+  return errors.filter((e) => !failed.has(memberOf(e.field)));
 }
 
 async function existingReferenceConflict(db: Database, employerId: number, referenceId: string): Promise<never> {

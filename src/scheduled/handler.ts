@@ -1,0 +1,24 @@
+import type { Env } from "../env";
+import { runScheduledJobs } from "./runner";
+
+/**
+ * Runs the scheduled rules for one Cron Trigger invocation and writes one JSON log line
+ * (visible in `wrangler tail` and Workers Logs). A failure is logged, then rethrown so that
+ * Cloudflare records the invocation as failed.
+ */
+export async function handleScheduled(
+  controller: Pick<ScheduledController, "cron" | "scheduledTime">,
+  env: Pick<Env, "DB">,
+): Promise<void> {
+  const started = Date.now();
+  const now = new Date(controller.scheduledTime);
+  const line = { event: "scheduled", cron: controller.cron, scheduledTime: now.toISOString() };
+  try {
+    const rules = await runScheduledJobs(env, now);
+    console.log(JSON.stringify({ ...line, outcome: "ok", rules, durationMs: Date.now() - started }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(JSON.stringify({ ...line, outcome: "error", error: message, durationMs: Date.now() - started }));
+    throw error;
+  }
+}

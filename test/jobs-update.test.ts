@@ -1,0 +1,161 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createEmployer, problemOf, request } from "./support/api";
+import { jobBody, postJob } from "./support/jobs";
+
+const employer = await createEmployer();
+const put = (path: string, json: unknown) => request(path, { method: "PUT", apiKey: employer.apiKey, json });
+
+describe("PUT /api/v1.1/jobs/{id}: partial update (spec 4.3)", () => {
+  it("a body of just a title changes only the title", async () => {
+    const job = await postJob(employer, { salary: { amount: 10, type: { id: 1 } }, description: "Hello" });
+    const res = await put(`/jobs/${job.id}`, { title: "New title" });
+    expect(res.status).toBe(200);
+    const updated = await res.json<Record<string, unknown>>();
+    expect(updated).toEqual({ ...job, title: "New title" });
+  });
+
+  it("null clears a member, salary merges member by member, salary: null removes it", async () => {
+    const job = await postJob(employer, { salary: { amount: 10, type: { id: 1 } }, positionType: { id: 1 } });
+    const raised = await (await put(`/jobs/${job.id}`, { salary: { maxAmount: 20 }, positionType: null })).json<any>();
+    expect(raised.salary).toMatchObject({ amount: 10, maxAmount: 20, type: { id: 1 } });
+    expect(raised.positionType).toBeNull();
+    const removed = await (await put(`/jobs/${job.id}`, { salary: null })).json<any>();
+    expect(removed.salary).toBeNull();
+  });
+
+  it("a sent list replaces the whole list, in the client's order", async () => {
+    const job = await postJob(employer, { categories: [{ id: 1 }, { id: 2 }] });
+    const updated = await (await put(`/jobs/${job.id}`, { categories: [{ id: 5 }, { id: 4 }] })).json<any>();
+    expect(updated.categories.map((c: any) => c.id)).toEqual([5, 4]);
+    expect(updated.locations).toEqual(job.locations);
+  });
+
+  it("the merged job must satisfy every rule", async () => {
+    const job = await postJob(employer);
+    const res = await put(`/jobs/${job.id}`, { applicantRoutingType: { id: 1 }, salary: { amount: 5 }, locations: [] });
+    expect(res.status).toBe(400);
+    const fields = (await problemOf(res)).errors!.map((e) => e.field).sort();
+    expect(fields).toEqual(["applicationEmail", "locations", "salary.type.id"]);
+  });
+
+  it("changing referenceId to one already used → 409 naming that job", async () => {
+    const first = await postJob(employer, { referenceId: "TAKEN" });
+    const second = await postJob(employer);
+    const res = await put(`/jobs/${second.id}`, { referenceId: "TAKEN" });
+    expect(res.status).toBe(409);
+    expect((await problemOf(res)).existingJobId).toBe(first.id);
+  });
+
+  it("an unknown id is 404", async () => {
+    expect((await put("/jobs/2147483647", { title: "x" })).status).toBe(404);
+  });
+
+  it("concurrent partial updates of different members are all kept", async () => {
+    const job = await postJob(employer);
+    const changes = [
+      { title: "Changed title" },
+      { description: "Changed description" },
+      { confidential: true },
+      { positionType: { id: 3 } },
+      { salary: { amount: 42, type: { id: 5 } } },
+      { categories: [{ id: 7 }] },
+      { locations: [{ description: "Halifax, NS" }] },
+      { closeDate: "2027-06-30" },
+    ];
+    const responses = await Promise.all(changes.map((change) => put(`/jobs/${job.id}`, change)));
+    expect(responses.map((r) => r.status)).toEqual(changes.map(() => 200));
+    const final = await (await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).json<any>();
+    expect(final).toMatchObject({
+      title: "Changed title",
+      description: "Changed description",
+      confidential: true,
+      positionType: { id: 3 },
+      salary: { amount: 42, type: { id: 5 } },
+      categories: [{ id: 7 }],
+      locations: [{ description: "Halifax, NS" }],
+      closeDate: "2027-06-30T23:59:59Z",
+    });
+  });
+});
+
+describe("status transitions (spec 3, DESIGN 4)", () => {
+  it("draft → active publishes now; active → archived; archived → active re-publishes", async () => {
+    const job = await postJob(employer);
+    await env.DB.prepare("UPDATE jobs SET publish_date = publish_date - 3600 WHERE id = ?").bind(job.id).run();
+    const active = await (await put(`/jobs/${job.id}`, { status: "active" })).json<any>();
+    expect(active.status).toBe("active");
+    expect(Date.parse(active.publishDate)).toBeGreaterThan(Date.parse(job.publishDate) - 3600_000);
+    const archived = await (await put(`/jobs/${job.id}`, { status: "archived" })).json<any>();
+    expect(archived).toMatchObject({ status: "archived", publishDate: active.publishDate });
+    await env.DB.prepare("UPDATE jobs SET publish_date = publish_date - 86400 * 90, close_date = close_date - 86400 * 90 WHERE id = ?")
+      .bind(job.id)
+      .run();
+    const republished = await (await put(`/jobs/${job.id}`, { status: "active" })).json<any>();
+    expect(Date.parse(republished.publishDate)).toBeGreaterThanOrEqual(Date.parse(active.publishDate));
+    // The closeDate had passed, so it is renewed to 60 days after the new publishDate.
+    expect(Date.parse(republished.closeDate) - Date.parse(republished.publishDate)).toBe(60 * 86_400_000);
+  });
+
+  it("draft → archived is allowed", async () => {
+    const job = await postJob(employer);
+    expect((await (await put(`/jobs/${job.id}`, { status: "archived" })).json<any>()).status).toBe("archived");
+  });
+
+  it("moving back to draft → 409", async () => {
+    for (const status of ["active", "archived"]) {
+      const job = await postJob(employer, { status });
+      const res = await put(`/jobs/${job.id}`, { status: "draft" });
+      expect(res.status).toBe(409);
+      expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+    }
+  });
+
+  it("sending the status a job already has changes nothing, publishDate included", async () => {
+    const job = await postJob(employer, { status: "active" });
+    await env.DB.prepare("UPDATE jobs SET publish_date = publish_date - 3600 WHERE id = ?").bind(job.id).run();
+    const before = await (await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).json<any>();
+    const after = await (await put(`/jobs/${job.id}`, { status: "active" })).json<any>();
+    expect(after).toEqual(before);
+  });
+});
+
+describe("PUT /api/v1.1/jobs with referenceId: create or update (spec 4.3)", () => {
+  it("an unknown referenceId creates: 201 + Location; repeating updates: 200, same job", async () => {
+    const body = jobBody({ referenceId: "PUT-1", title: "First" });
+    const created = await put("/jobs", body);
+    expect(created.status).toBe(201);
+    const job = await created.json<any>();
+    expect(created.headers.get("Location")).toBe(`https://api.test/api/v1.1/jobs/${job.id}`);
+    const again = await put("/jobs", { ...body, title: "Second" });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ id: job.id, title: "Second", referenceId: "PUT-1" });
+  });
+
+  it("a partial body updates only what it sends", async () => {
+    const job = await postJob(employer, { referenceId: "PUT-2", title: "Keep me" });
+    const res = await put("/jobs", { referenceId: "PUT-2", status: "active" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: job.id, title: "Keep me", status: "active" });
+  });
+
+  it("referenceId is required on this path", async () => {
+    const res = await put("/jobs", jobBody());
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).errors!.map((e) => e.field)).toContain("referenceId");
+  });
+
+  it("20 concurrent identical PUTs → exactly one job, one 201, the rest 200, no 500", async () => {
+    const body = jobBody({ referenceId: "RACE-PUT", title: "Raced" });
+    const responses = await Promise.all(Array.from({ length: 20 }, () => put("/jobs", body)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(19);
+    const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json<any>()).id)));
+    expect(ids.size).toBe(1);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE employer_id = ? AND reference_id = 'RACE-PUT'")
+      .bind(employer.employerId)
+      .first<{ n: number }>())!;
+    expect(n).toBe(1);
+  });
+});

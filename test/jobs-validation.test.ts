@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import { createEmployer, problemOf, request } from "./support/api";
+import { jobBody, postJob } from "./support/jobs";
+
+const employer = await createEmployer();
+
+async function rejected(body: unknown, expectedFields: string[], init: { method?: string; path?: string } = {}) {
+  const res = await request(init.path ?? "/jobs", { method: init.method ?? "POST", apiKey: employer.apiKey, json: body });
+  expect(res.status).toBe(400);
+  expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+  const problem = await problemOf(res);
+  expect(problem.type).toBe("/problems/validation-error");
+  expect(problem.errors!.map((e) => e.field).sort()).toEqual([...expectedFields].sort());
+  for (const error of problem.errors!) expect(error.message.length).toBeGreaterThan(5);
+  return problem;
+}
+
+describe("required members (spec 7.2)", () => {
+  it("locations and categories are required on create", async () => {
+    await rejected({ title: "x" }, ["locations", "categories"]);
+  });
+  it("salary.type.id is required with salary.amount", async () => {
+    await rejected(jobBody({ salary: { amount: 50000 } }), ["salary.type.id"]);
+  });
+  it("applicationEmail is required for routing type 1, applicationUrl for 2", async () => {
+    await rejected(jobBody({ applicantRoutingType: { id: 1 } }), ["applicationEmail"]);
+    await rejected(jobBody({ applicantRoutingType: { id: 2 } }), ["applicationUrl"]);
+  });
+});
+
+describe("lengths count characters (code points)", () => {
+  it("title at most 256, referenceId at most 50", async () => {
+    await rejected(jobBody({ title: "a".repeat(257), referenceId: "r".repeat(51) }), ["title", "referenceId"]);
+  });
+  it("256 astral characters are a valid title", async () => {
+    const job = await postJob(employer, { title: "😀".repeat(256) });
+    expect([...job.title].length).toBe(256);
+  });
+  it("applicationEmail at most 50, applicationUrl at most 200", async () => {
+    await rejected(jobBody({ applicantRoutingType: { id: 1 }, applicationEmail: `${"a".repeat(40)}@example.com` }), ["applicationEmail"]);
+    await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl: `https://a.example/${"p".repeat(190)}` }), ["applicationUrl"]);
+  });
+});
+
+describe("locations and categories: 1 to 3", () => {
+  it("four distinct locations or categories are too many", async () => {
+    await rejected(
+      jobBody({
+        locations: ["Toronto, ON", "Ottawa, ON", "Calgary, AB", "Halifax, NS"].map((description) => ({ description })),
+        categories: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }],
+      }),
+      ["locations", "categories"],
+    );
+  });
+  it("empty lists are too few", async () => {
+    await rejected(jobBody({ locations: [], categories: [] }), ["locations", "categories"]);
+  });
+  it("duplicates collapse, so four mentions of three places are fine", async () => {
+    const job = await postJob(employer, {
+      locations: ["Toronto, ON", "toronto,on", "Ottawa, ON", "Calgary, AB"].map((description) => ({ description })),
+      categories: [{ id: 2 }, { id: 2 }],
+    });
+    expect(job.locations.map((l: any) => l.description)).toEqual(["Toronto, ON", "Ottawa, ON", "Calgary, AB"]);
+    expect(job.categories).toEqual([{ id: 2, name: expect.any(String) }]);
+  });
+  it("a location without description is reported at its path", async () => {
+    await rejected(jobBody({ locations: [{ description: "Toronto, ON" }, { id: 3 }] }), ["locations[1].description"]);
+  });
+});
+
+describe("salary", () => {
+  it("maxAmount ≥ amount ≥ 0", async () => {
+    await rejected(jobBody({ salary: { amount: 100, maxAmount: 99.9999, type: { id: 1 } } }), ["salary.maxAmount"]);
+    await rejected(jobBody({ salary: { amount: -1, type: { id: 1 } } }), ["salary.amount"]);
+  });
+  it("an absurd amount is rejected", async () => {
+    await rejected(jobBody({ salary: { amount: 1e20, type: { id: 1 } } }), ["salary.amount"]);
+  });
+  it("salary.type.id must be 1 to 5", async () => {
+    await rejected(jobBody({ salary: { amount: 1, type: { id: 6 } } }), ["salary.type.id"]);
+  });
+});
+
+describe("formats", () => {
+  it("applicationEmail must be an address; applicationUrl absolute http(s)", async () => {
+    await rejected(jobBody({ applicantRoutingType: { id: 1 }, applicationEmail: "not-an-email" }), ["applicationEmail"]);
+    await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl: "www.acme.example" }), ["applicationUrl"]);
+    await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl: "javascript:alert(1)" }), ["applicationUrl"]);
+  });
+  it("the address the routing type does not use is not validated and comes back null", async () => {
+    const job = await postJob(employer, { applicantRoutingType: { id: 1 }, applicationEmail: "hr@acme.example", applicationUrl: "nonsense" });
+    expect(job.applicationUrl).toBeNull();
+    expect(job.applicationEmail).toBe("hr@acme.example");
+  });
+  it("closeDate must be a real date after publishDate", async () => {
+    await rejected(jobBody({ closeDate: "2027-02-30" }), ["closeDate"]);
+    await rejected(jobBody({ closeDate: "2020-01-01" }), ["closeDate"]);
+    await rejected(jobBody({ closeDate: "next friday" }), ["closeDate"]);
+  });
+  it("status must be active, archived or draft", async () => {
+    await rejected(jobBody({ status: "published" }), ["status"]);
+  });
+});
+
+describe("unknown reference ids", () => {
+  it("category, position type, salary type and routing type", async () => {
+    await rejected(
+      jobBody({
+        categories: [{ id: 1 }, { id: 999 }],
+        positionType: { id: 77 },
+        salary: { amount: 1, type: { id: 9 } },
+        applicantRoutingType: { id: 3 },
+      }),
+      ["categories[1].id", "positionType.id", "salary.type.id", "applicantRoutingType.id"],
+    );
+  });
+});
+
+describe("no type coercion", () => {
+  it('"1" where a number belongs, "true" where a boolean belongs', async () => {
+    await rejected(
+      jobBody({ positionType: { id: "1" }, confidential: "true", salary: { amount: "50000", type: { id: 1 } } }),
+      ["positionType.id", "confidential", "salary.amount"],
+    );
+  });
+});
+
+describe("every broken rule at once", () => {
+  it("type errors and whole-job rules are reported together", async () => {
+    const problem = await rejected({ title: 5, salary: { amount: 10 }, applicantRoutingType: { id: 1 } }, [
+      "title",
+      "locations",
+      "categories",
+      "salary.type.id",
+      "applicationEmail",
+    ]);
+    expect(problem.errors!.find((e) => e.field === "locations")!.message).toMatch(/location/i);
+  });
+});
+
+describe("request format", () => {
+  it("malformed JSON is a 400 problem", async () => {
+    const res = await request("/jobs", {
+      method: "POST",
+      apiKey: employer.apiKey,
+      headers: { "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+  });
+  it("a non-JSON media type is 415; an empty body 400", async () => {
+    const text = await request("/jobs", { method: "POST", apiKey: employer.apiKey, headers: { "Content-Type": "text/plain" }, body: "{}" });
+    expect(text.status).toBe(415);
+    const empty = await request("/jobs", { method: "POST", apiKey: employer.apiKey, headers: { "Content-Type": "application/json" } });
+    expect(empty.status).toBe(400);
+  });
+  it("Content-Type with a charset parameter is accepted", async () => {
+    const res = await request("/jobs", {
+      method: "POST",
+      apiKey: employer.apiKey,
+      headers: { "Content-Type": "application/json; charset=utf-8" },
+      body: JSON.stringify(jobBody()),
+    });
+    expect(res.status).toBe(201);
+  });
+  it("a non-canonical path id is a 400", async () => {
+    for (const id of ["01", "-1", "1e3", "abc", "2147483648"]) {
+      const res = await request(`/jobs/${id}`, { apiKey: employer.apiKey });
+      expect(res.status, id).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,308 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createDatabase } from "../src/db/client";
+import worker from "../src/index";
+import type { Env } from "../src/env";
+import { runScheduledJobs, scheduledRules } from "../src/scheduled/runner";
+import { createEmployer } from "./support/api";
+import { countingD1 } from "./support/count-d1";
+import { type SeedJobOverrides, seedJobs } from "./support/seed-jobs";
+
+const CRON = "0 * * * *";
+const MINUTE = 60;
+const DAY = 24 * 60 * MINUTE;
+const WEEK = 7 * DAY;
+/** 2026-12-01T12:00:00Z, in seconds: the simulated "now" of most runs. */
+const NOW = Date.UTC(2026, 11, 1, 12) / 1000;
+/** Last updated long before any run, so a moved updated_at is visible. */
+const LONG_AGO = NOW - 365 * DAY;
+
+interface JobRow {
+  status: string;
+  publishDate: number;
+  closeDate: number;
+  updatedAt: number;
+}
+
+async function jobRow(id: number): Promise<JobRow> {
+  const row = await env.DB.prepare(
+    "SELECT status, publish_date AS publishDate, close_date AS closeDate, updated_at AS updatedAt FROM jobs WHERE id = ?",
+  )
+    .bind(id)
+    .first<JobRow>();
+  return row!;
+}
+
+async function allJobs(): Promise<Record<string, unknown>[]> {
+  return (await env.DB.prepare("SELECT * FROM jobs ORDER BY id").all()).results;
+}
+
+// workers-types leaves `scheduled` off the loopback stub's type; the vitest plugin forwards
+// it to the default export's scheduled() inside workerd.
+const entry = exports.default as typeof exports.default & {
+  scheduled(controller: { scheduledTime: number; cron: string }): Promise<void>;
+};
+
+/** The Cron Trigger as Cloudflare fires it: through the Worker's default export. */
+function viaEntry(nowSeconds: number): Promise<void> {
+  return entry.scheduled({ scheduledTime: nowSeconds * 1000, cron: CRON });
+}
+
+/**
+ * The entry's scheduled() called as a function with the test pool's controller and context, so
+ * that a test can swap bindings; waits for anything the handler leaves to ctx.waitUntil.
+ */
+async function viaHandler(nowSeconds: number, bindings: Env): Promise<void> {
+  const scheduled: ExportedHandlerScheduledHandler<Env> = worker.scheduled;
+  const ctx = createExecutionContext();
+  try {
+    await scheduled(createScheduledController({ scheduledTime: nowSeconds * 1000, cron: CRON }), bindings, ctx);
+  } finally {
+    await waitOnExecutionContext(ctx);
+  }
+}
+
+/** The runner alone. */
+async function viaRunner(nowSeconds: number): Promise<void> {
+  await runScheduledJobs(env, new Date(nowSeconds * 1000));
+}
+
+async function unlimited() {
+  return (await createEmployer({ plan: "unlimited" })).employerId;
+}
+
+async function standard() {
+  return (await createEmployer({ plan: "standard" })).employerId;
+}
+
+/** One active autoRefresh job, 7 days old and open for 30 more days: refreshed at NOW if its employer is unlimited. */
+async function refreshable(employerId: number, overrides: SeedJobOverrides = {}) {
+  const [id] = await seedJobs(env.DB, employerId, 1, {
+    autoRefresh: true,
+    publishDate: NOW - WEEK,
+    closeDate: NOW + 30 * DAY,
+    updatedAt: LONG_AGO,
+    ...overrides,
+  });
+  return id;
+}
+
+// Storage is shared by the tests of this file and a run touches every job: start each test
+// from no jobs so that counts belong to the test.
+beforeEach(async () => {
+  await env.DB.prepare("DELETE FROM jobs").run();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe.each([
+  ["scheduled() entry", viaEntry],
+  ["runner", viaRunner],
+])("rules through the %s", (_, run) => {
+  describe("auto-refresh: active autoRefresh jobs of unlimited-plan employers whose publishDate is 7 days old or more get publishDate = now", () => {
+    it("refreshed at exactly 7 days: publishDate = now, updated_at = now", async () => {
+      const id = await refreshable(await unlimited(), { publishDate: NOW - WEEK });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ status: "active", publishDate: NOW, updatedAt: NOW });
+    });
+
+    it("not refreshed at 6 days 23 hours 59 minutes", async () => {
+      const id = await refreshable(await unlimited(), { publishDate: NOW - WEEK + MINUTE });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ publishDate: NOW - WEEK + MINUTE, updatedAt: LONG_AGO });
+    });
+
+    it("refresh does not touch closeDate (closeDate unchanged)", async () => {
+      const closeDate = NOW + 3 * DAY + 17;
+      const id = await refreshable(await unlimited(), { publishDate: NOW - 40 * DAY, closeDate });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ publishDate: NOW, closeDate });
+    });
+
+    it("plan gating: jobs of standard-plan employers are never refreshed, whatever autoRefresh", async () => {
+      const gated = await refreshable(await standard(), { publishDate: NOW - 90 * DAY });
+      const control = await refreshable(await unlimited(), { publishDate: NOW - 90 * DAY });
+      await run(NOW);
+      expect(await jobRow(gated)).toMatchObject({ publishDate: NOW - 90 * DAY, updatedAt: LONG_AGO });
+      expect((await jobRow(control)).publishDate).toBe(NOW);
+    });
+
+    it("autoRefresh false: untouched, even on the unlimited plan", async () => {
+      const id = await refreshable(await unlimited(), { autoRefresh: false, publishDate: NOW - 90 * DAY });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ publishDate: NOW - 90 * DAY, updatedAt: LONG_AGO });
+    });
+
+    it("a job closing exactly now is not refreshed, so publishDate never reaches closeDate", async () => {
+      const id = await refreshable(await unlimited(), { closeDate: NOW });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ status: "active", publishDate: NOW - WEEK, closeDate: NOW });
+    });
+
+    it("updated_at never moves backwards: a job updated after scheduledTime keeps its later updated_at", async () => {
+      const id = await refreshable(await unlimited(), { updatedAt: NOW + 30 });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ publishDate: NOW, updatedAt: NOW + 30 });
+    });
+  });
+
+  describe("expiry: active jobs whose closeDate has passed become archived", () => {
+    it("boundary: closeDate = now stays active (a job closes AT closeDate); one second later it is archived", async () => {
+      const [id] = await seedJobs(env.DB, await standard(), 1, { publishDate: NOW - DAY, closeDate: NOW, updatedAt: LONG_AGO });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ status: "active", updatedAt: LONG_AGO });
+      await run(NOW + 1);
+      expect(await jobRow(id)).toMatchObject({ status: "archived", closeDate: NOW, updatedAt: NOW + 1 });
+    });
+
+    it("expire first, then refresh: a job that closes in this run is archived, not refreshed", async () => {
+      const id = await refreshable(await unlimited(), { publishDate: NOW - 60 * DAY, closeDate: NOW - 1 });
+      await run(NOW);
+      expect(await jobRow(id)).toMatchObject({ status: "archived", publishDate: NOW - 60 * DAY, updatedAt: NOW });
+    });
+  });
+
+  it("draft and archived jobs are untouched by both rules", async () => {
+    const employerId = await unlimited();
+    const eligibleForBoth = { autoRefresh: true, publishDate: NOW - 90 * DAY, closeDate: NOW - DAY, updatedAt: LONG_AGO };
+    for (const status of ["draft", "archived"] as const) {
+      await seedJobs(env.DB, employerId, 1, { ...eligibleForBoth, status });
+      await seedJobs(env.DB, employerId, 1, { ...eligibleForBoth, closeDate: NOW + DAY, status });
+    }
+    const before = await allJobs();
+    await run(NOW);
+    expect(await allJobs()).toEqual(before);
+  });
+
+  it("idempotent: a second run at the same now changes nothing", async () => {
+    const employerId = await unlimited();
+    await refreshable(employerId);
+    await refreshable(employerId, { closeDate: NOW - DAY });
+    await seedJobs(env.DB, await standard(), 3, { closeDate: NOW - DAY });
+    await run(NOW);
+    const afterFirst = await allJobs();
+    expect(afterFirst.filter((job) => job.status === "archived")).toHaveLength(4);
+    expect(await runScheduledJobs(env, new Date(NOW * 1000))).toEqual([
+      { rule: "expiry", changed: 0 },
+      { rule: "auto-refresh", changed: 0 },
+    ]);
+    expect(await allJobs()).toEqual(afterFirst);
+  });
+
+  it("one run covers the jobs of many employers", async () => {
+    const plans = Array.from({ length: 20 }, (_, i): "unlimited" | "standard" => (i % 2 === 0 ? "unlimited" : "standard"));
+    const seeded = [];
+    for (const plan of plans) {
+      const { employerId } = await createEmployer({ plan });
+      seeded.push({
+        plan,
+        stale: await seedJobs(env.DB, employerId, 5, { autoRefresh: true, publishDate: NOW - 10 * DAY, updatedAt: LONG_AGO }),
+        closed: await seedJobs(env.DB, employerId, 2, { publishDate: NOW - 10 * DAY, closeDate: NOW - MINUTE }),
+      });
+    }
+    await run(NOW);
+    for (const { plan, stale, closed } of seeded) {
+      for (const id of stale) expect((await jobRow(id)).publishDate).toBe(plan === "unlimited" ? NOW : NOW - 10 * DAY);
+      for (const id of closed) expect((await jobRow(id)).status).toBe("archived");
+    }
+  });
+});
+
+describe("set-based statements", () => {
+  async function planOf(statement: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
+    const { sql, params } = statement.toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    return results.map((r) => r.detail);
+  }
+
+  it("each rule's UPDATE searches its own index (EXPLAIN QUERY PLAN of the statements the cron runs)", async () => {
+    await seedJobs(env.DB, await unlimited(), 1000, { autoRefresh: true, publishDate: NOW - 8 * DAY });
+    const [expiry, refresh] = scheduledRules(createDatabase(env.DB), NOW);
+    expect(await planOf(expiry.statement)).toEqual(["SEARCH jobs USING INDEX jobs_expiry_idx (status=? AND close_date<?)"]);
+    const refreshPlan = await planOf(refresh.statement);
+    expect(refreshPlan[0]).toBe("SEARCH jobs USING INDEX jobs_auto_refresh_idx (status=? AND auto_refresh=? AND publish_date<?)");
+    expect(refreshPlan.filter((step) => step.startsWith("SCAN jobs"))).toEqual([]);
+  });
+
+  it("100 000 eligible jobs: one D1 round trip changes all of them", async () => {
+    const half = 50_000;
+    await seedJobs(env.DB, await unlimited(), half, { autoRefresh: true, publishDate: NOW - 8 * DAY, closeDate: NOW + 30 * DAY });
+    await seedJobs(env.DB, await standard(), half, { publishDate: NOW - 30 * DAY, closeDate: NOW - DAY });
+    const log = vi.spyOn(console, "log");
+    const counter = countingD1(env.DB);
+
+    await viaHandler(NOW, { ...env, DB: counter.db });
+
+    expect(counter.count()).toBe(1);
+    const line = JSON.parse(String(log.mock.calls.at(-1)?.[0]));
+    expect(line.rules).toEqual([
+      { rule: "expiry", changed: half },
+      { rule: "auto-refresh", changed: half },
+    ]);
+    const counts = await env.DB.prepare(
+      "SELECT sum(status = 'archived') AS archived, sum(status = 'active' AND publish_date = ?1 AND updated_at = ?1) AS refreshed FROM jobs",
+    )
+      .bind(NOW)
+      .first<{ archived: number; refreshed: number }>();
+    expect(counts).toEqual({ archived: half, refreshed: half });
+  });
+});
+
+describe("log: one structured JSON line per run", () => {
+  it("success: event, cron, scheduledTime, each rule's changed count and durationMs on console.log", async () => {
+    const employerId = await unlimited();
+    await refreshable(employerId);
+    await refreshable(employerId);
+    await seedJobs(env.DB, employerId, 3, { closeDate: NOW - 1 });
+    const log = vi.spyOn(console, "log");
+
+    await viaEntry(NOW);
+
+    const lines = log.mock.calls.map((call) => JSON.parse(String(call[0])));
+    expect(lines).toEqual([
+      {
+        event: "scheduled",
+        cron: CRON,
+        scheduledTime: "2026-12-01T12:00:00.000Z",
+        outcome: "ok",
+        rules: [
+          { rule: "expiry", changed: 3 },
+          { rule: "auto-refresh", changed: 2 },
+        ],
+        durationMs: expect.any(Number),
+      },
+    ]);
+  });
+
+  it("failure: the batch rolls back, an error line goes to console.error and the invocation fails", async () => {
+    const closed = await refreshable(await unlimited(), { closeDate: NOW - 1 });
+    await refreshable(await unlimited());
+    // A real failure inside D1: the refresh statement aborts after expiry already ran.
+    await env.DB.prepare(
+      "CREATE TRIGGER refuse_refresh BEFORE UPDATE OF publish_date ON jobs BEGIN SELECT RAISE(ABORT, 'refresh refused'); END",
+    ).run();
+    const error = vi.spyOn(console, "error");
+    try {
+      // Called as a function: through the loopback stub workerd would also report the rejected
+      // invocation as an uncaught exception, which fails the vitest run.
+      await expect(viaHandler(NOW, env)).rejects.toThrow(/refresh refused/);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER refuse_refresh").run();
+    }
+    expect(await jobRow(closed)).toMatchObject({ status: "active" });
+    const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
+    expect(line).toMatchObject({
+      event: "scheduled",
+      cron: CRON,
+      scheduledTime: "2026-12-01T12:00:00.000Z",
+      outcome: "error",
+      error: expect.stringContaining("refresh refused"),
+      durationMs: expect.any(Number),
+    });
+  });
+});
