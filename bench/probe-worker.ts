@@ -11,9 +11,10 @@ const TRIPS_HEADER = "X-Bench-D1-Trips";
 async function cron(url: URL, env: Env): Promise<Response> {
   const counter = countingD1(env.DB);
   const started = Date.now();
-  const result = await runScheduledJobs({ ...env, DB: counter.db }, new Date(Number(url.searchParams.get("now"))));
+  const outcomes = await runScheduledJobs({ ...env, DB: counter.db }, new Date(Number(url.searchParams.get("now"))));
   // Date.now() in workerd advances across I/O, and the runner's work is D1 I/O.
-  return Response.json({ ...result, trips: counter.count(), elapsedMs: Date.now() - started });
+  const changed = Object.fromEntries(outcomes.map(({ rule, changed }) => [rule, changed]));
+  return Response.json({ changed, trips: counter.count(), elapsedMs: Date.now() - started });
 }
 
 async function clean(request: Request, url: URL): Promise<Response> {
