@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -17,6 +17,8 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/**/*.test.ts"],
+      // The XSS corpus needs data from outside the project: `npm run test:xss-corpus`.
+      exclude: [...configDefaults.exclude, "test/corpus/**"],
       setupFiles: ["test/support/apply-migrations.ts"],
     },
   };
