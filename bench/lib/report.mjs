@@ -95,13 +95,14 @@ export function renderReport(r) {
   out("run the benchmark again.");
   out();
   out(`Run: ${r.date}, ${fixed(r.durationSeconds, 0)} s in all. ${r.conditions.cpus} × ${r.conditions.cpuModel ?? "CPU"}, Node ${r.conditions.node},`);
-  out(`load average at the end ${r.conditions.loadAverageAtEnd.map((l) => fixed(l)).join(" / ")}. Each operation: ${r.conditions.connections} connections for`);
-  out(`${r.conditions.secondsPerOperation} s after a ${r.conditions.warmupSeconds} s warm-up (autocannon), against the bundle \`wrangler deploy\` builds,`);
-  out("in one local workerd with fresh in-memory D1 and KV (Miniflare). The floors run in the same workerd, before and");
-  out("between the operations: (a) a route that does nothing, (b) one `SELECT 1` through a D1 session. Ratios to");
-  out("floor (b) are what compares across machines and runs, not the absolute numbers. Local D1 is");
-  out("SQLite in the same process tree, so a round trip costs microseconds here and milliseconds in production: in");
-  out("production the D1 round-trip count, not CPU, sets latency (see the round-trip column).");
+  out(`load average at the end ${r.conditions.loadAverageAtEnd.map((l) => fixed(l)).join(" / ")}. The bundle \`wrangler deploy\` builds runs in one local`);
+  out("workerd with fresh in-memory D1 and KV (Miniflare), next to two floors in the same workerd, sharing the same D1");
+  out("database: (a) a route that does nothing, (b) one `SELECT 1` through a D1 session. autocannon drives each operation");
+  out(`with ${r.conditions.connections} connections in ${r.conditions.rounds} slices of ${r.conditions.sliceSeconds} s alternating with floor (b) (floor, operation, floor, …, floor;`);
+  out(`${r.conditions.warmupSeconds} s warm-up of each first). An operation's ratio is its mean req/s over floor (b)'s mean req/s in the slices around`);
+  out("it, so the drift of a shared machine cancels out; ratios, not absolute numbers, compare across machines. Local D1");
+  out("is SQLite behind a local service, so a round trip costs well under a millisecond of database work plus the");
+  out("binding's overhead; in production a round trip costs milliseconds of network, and the round-trip count sets latency.");
   out();
   out("## Targets");
   out();
@@ -119,8 +120,9 @@ export function renderReport(r) {
   out("## Operations");
   out();
   out(`Floor (a), nothing: ${r.floors.noop.map((f) => fixed(f.requestsPerSecond, 0)).join(" and ")} req/s (mean ${fixed(floorNoop, 0)}).`);
-  out(`Floor (b), \`SELECT 1\`, run between every two operations: ${r.floors.d1.map((f) => fixed(f.requestsPerSecond, 0)).join(", ")} req/s.`);
-  out("Each operation's ratio is to the mean of the floor (b) runs just before and just after it.");
+  out(`Floor (b), \`SELECT 1\`, around each operation in turn: ${r.floors.d1.map((f) => fixed(f.requestsPerSecond, 0)).join(", ")} req/s.`);
+  out();
+  out("p50 is the median slice's, p99 the worst slice's.");
   out();
   out("| Operation | req/s | ÷ floor (b) | p50 ms | p99 ms | requests | unexpected statuses / errors | D1 round trips (warm / cold isolate) |");
   out("|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -146,7 +148,9 @@ export function renderReport(r) {
   out();
   out(`- Cron (\`runScheduledJobs\`) over ${r.cron.eligible} eligible active jobs (half due for auto-refresh, half past their`);
   out(`  close date): ${r.cron.refreshed} refreshed, ${r.cron.expired} expired, ${r.cron.trips} D1 round trip(s), ${fixed(r.cron.wallMs, 0)} ms from the`);
-  out(`  harness (${r.cron.elapsedMs} ms inside workerd).`);
+  out(`  harness (${r.cron.elapsedMs} ms inside workerd). Counted in the jobs table afterwards; the runner's own figures`);
+  out(`  (D1 \`meta.changes\`) were ${JSON.stringify(r.cron.reportedChanges)}: \`changes\` also counts rows written by triggers`);
+  out("  (the `job_counts` trigger writes two rows per archived job), so the cron's log overstates expiry.");
   for (const [label, c] of Object.entries(r.cleaning)) {
     out(`- Cleaning a ${label} description (\`cleanDescription\`, HTMLRewriter, inside workerd): ${fixed(c.msPerCall, 3)} ms per call`);
     out(`  (${c.calls} calls in one request, minus a one-call request).`);
