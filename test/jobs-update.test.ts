@@ -47,6 +47,46 @@ describe("PUT /api/v1.1/jobs/{id}: partial update (spec 4.3)", () => {
     expect((await problemOf(res)).existingJobId).toBe(first.id);
   });
 
+  it("a Job from GET PUT back to itself changes nothing", async () => {
+    const job = await postJob(employer, { salary: { amount: 1234.5678, type: { id: 2 } }, positionType: { id: 4 }, status: "active" });
+    const { id, publishDate, ...body } = job;
+    const res = await put(`/jobs/${id}`, body);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(job);
+  });
+
+  it("member types are checked: no coercion, each error at its path", async () => {
+    const job = await postJob(employer);
+    const res = await put(`/jobs/${job.id}`, { title: 7, salary: { amount: "10" }, status: "open" });
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).errors!.map((e) => e.field).sort()).toEqual(["salary.amount", "status", "title"]);
+  });
+
+  it("type errors and the merged job's rules are reported together", async () => {
+    const job = await postJob(employer);
+    const res = await put(`/jobs/${job.id}`, { title: 7, salary: { amount: 5 }, applicantRoutingType: { id: 2 } });
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).errors!.map((e) => e.field).sort()).toEqual(["applicationUrl", "salary.type.id", "title"]);
+    const create = await put("/jobs", { referenceId: "NEW-WITH-ERRORS", title: 7 });
+    expect((await problemOf(create)).errors!.map((e) => e.field).sort()).toEqual(["categories", "locations", "title"]);
+  });
+
+  it("a PUT needs a JSON body: 415 for another media type, 400 for none", async () => {
+    const job = await postJob(employer);
+    const text = await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, headers: { "Content-Type": "text/plain" }, body: "{}" });
+    expect(text.status).toBe(415);
+    const empty = await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, headers: { "Content-Type": "application/json" } });
+    expect(empty.status).toBe(400);
+  });
+
+  it("closeDate: a date-time with an offset is stored in UTC; null resets it to publishDate + 60 days", async () => {
+    const job = await postJob(employer);
+    const set = await (await put(`/jobs/${job.id}`, { closeDate: "2027-03-01T09:30:00-05:00" })).json<any>();
+    expect(set.closeDate).toBe("2027-03-01T14:30:00Z");
+    const reset = await (await put(`/jobs/${job.id}`, { closeDate: null })).json<any>();
+    expect(Date.parse(reset.closeDate) - Date.parse(reset.publishDate)).toBe(60 * 86_400_000);
+  });
+
   it("an unknown id is 404", async () => {
     expect((await put("/jobs/2147483647", { title: "x" })).status).toBe(404);
   });

@@ -223,7 +223,11 @@ describe("set-based statements", () => {
   it("each rule's UPDATE searches its own index (EXPLAIN QUERY PLAN of the statements the cron runs)", async () => {
     await seedJobs(env.DB, await unlimited(), 1000, { autoRefresh: true, publishDate: NOW - 8 * DAY });
     const [expiry, refresh] = scheduledRules(createDatabase(env.DB), NOW);
-    expect(await planOf(expiry.statement)).toEqual(["SEARCH jobs USING INDEX jobs_expiry_idx (status=? AND close_date<?)"]);
+    // With the jobs triggers (counters, search index) SQLite first collects the rowids, from
+    // the same index, which it then reports as COVERING.
+    const expiryPlan = await planOf(expiry.statement);
+    expect(expiryPlan).toHaveLength(1);
+    expect(expiryPlan[0]).toMatch(/^SEARCH jobs USING (COVERING )?INDEX jobs_expiry_idx \(status=\? AND close_date<\?\)$/);
     const refreshPlan = await planOf(refresh.statement);
     expect(refreshPlan[0]).toBe("SEARCH jobs USING INDEX jobs_auto_refresh_idx (status=? AND auto_refresh=? AND publish_date<?)");
     expect(refreshPlan.filter((step) => step.startsWith("SCAN jobs"))).toEqual([]);

@@ -261,21 +261,25 @@ const MIN_INDEXED_TERM = 3;
  * A page of headers and the exact total, in one batch. Without `q` the total is read from
  * job_counts (at most 3 rows, whatever the employer's size) and the page is found on the
  * (employer_id, [status,] publish_date, id) index before any row is read, deep pages included.
- * With `q` the trigram index finds the matches, and the total counts only those.
+ * With `q` of 3 characters or more, the trigram index is read first (CROSS JOIN keeps SQLite
+ * from walking the employer's index instead), so both the page and the total cost what the
+ * matches cost, not what the employer's job count costs.
  */
 export async function listJobs(db: Database, employerId: number, filter: ListFilter): Promise<{ rows: JobHeaderRow[]; total: number }> {
   const conditions = [sql`j.employer_id = ${employerId}`];
   if (filter.status) conditions.push(sql`j.status = ${filter.status}`);
   const term = filter.q;
-  if (term && [...term].length >= MIN_INDEXED_TERM) {
-    conditions.push(sql`j.id IN (SELECT rowid FROM jobs_search WHERE jobs_search MATCH ${ftsPhrase(term)})`);
+  const indexed = term !== undefined && [...term].length >= MIN_INDEXED_TERM;
+  if (indexed) {
+    conditions.push(sql`jobs_search MATCH ${ftsPhrase(term)}`);
   } else if (term) {
     const pattern = `%${escapeLike(term)}%`;
     conditions.push(sql`(j.title LIKE ${pattern} ESCAPE '\\' OR j.reference_id LIKE ${pattern} ESCAPE '\\')`);
   }
   const where = sql.join(conditions, sql` AND `);
+  const from = indexed ? sql`jobs_search CROSS JOIN jobs j ON j.id = jobs_search.rowid` : sql`jobs j`;
   const total = term
-    ? sql`SELECT count(*) AS total FROM jobs j WHERE ${where}`
+    ? sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`
     : sql`SELECT coalesce(sum(total), 0) AS total FROM job_counts
           WHERE employer_id = ${employerId} ${filter.status ? sql`AND status = ${filter.status}` : sql``}`;
   const [page, totals] = await batch(db, [
@@ -284,7 +288,7 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
         j.publish_date AS publishDate, j.confidential, j.status, ${locationsJson} AS locations
       FROM jobs j JOIN employers e ON e.id = j.employer_id
       WHERE j.id IN (
-        SELECT j.id FROM jobs j WHERE ${where}
+        SELECT j.id FROM ${from} WHERE ${where}
         ORDER BY j.publish_date DESC, j.id DESC
         LIMIT ${filter.pageSize} OFFSET ${(filter.page - 1) * filter.pageSize})
       ORDER BY j.publish_date DESC, j.id DESC`,

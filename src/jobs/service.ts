@@ -75,12 +75,22 @@ async function prepare(db: Database, current: JobState | null, input: JobInput, 
 
 const memberOf = (field: string) => field.split(/[.[]/)[0];
 
+/** Which job a body that failed on member types was meant for. */
+export type BodyTarget = { create: true } | JobKey;
+
 /**
- * For a create whose body already failed on member types: the rules of the whole job checked
- * on the members that did parse, so one response names every broken rule. Members that
- * failed are not reported twice.
+ * For a body that already failed on member types: the rules of the whole (merged) job,
+ * checked with the members that did parse, so one response names every broken rule. Members
+ * that failed are not reported twice. A PUT for a job that does not exist reports nothing more
+ * (its 404, or its creation by referenceId, comes once the types are right).
  */
-export async function creationRuleErrors(db: Database, body: unknown, typeErrors: FieldError[]): Promise<FieldError[]> {
+export async function ruleErrorsBesides(
+  db: Database,
+  employerId: number,
+  target: BodyTarget,
+  body: unknown,
+  typeErrors: FieldError[],
+): Promise<FieldError[]> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return [];
   const failed = new Set(typeErrors.map((e) => memberOf(e.field)));
   const input: Record<string, unknown> = {};
@@ -88,7 +98,13 @@ export async function creationRuleErrors(db: Database, body: unknown, typeErrors
     const parsed = schema.safeParse((body as Record<string, unknown>)[member]);
     if (parsed.success && parsed.data !== undefined) input[member] = parsed.data;
   }
-  const { errors } = await evaluate(db, null, input as JobInput, nowSeconds());
+  let current: JobState | null = null;
+  if (!("create" in target)) {
+    const row = await findJob(db, employerId, target);
+    if (!row && "id" in target) return [];
+    current = row ? toJobState(row) : null;
+  }
+  const { errors } = await evaluate(db, current, input as JobInput, nowSeconds());
   return errors.filter((e) => !failed.has(memberOf(e.field)));
 }
 

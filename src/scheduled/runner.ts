@@ -62,7 +62,9 @@ export function scheduledRules(db: Database, nowSeconds: number) {
 export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date): Promise<RuleOutcome[]> {
   const db = createDatabase(env.DB);
   const rules = scheduledRules(db, Math.floor(now.getTime() / 1000));
-  const [first, ...rest] = rules.map((r) => r.statement);
+  // D1's meta.changes also counts rows that triggers write (job_counts, jobs_search), so each
+  // UPDATE is followed by SQLite's changes(): the rows that statement itself changed.
+  const [first, ...rest] = rules.flatMap((r) => [r.statement, db.all<{ changed: number }>(sql`SELECT changes() AS changed`)]);
   const results = await db.batch([first, ...rest]);
-  return rules.map((r, i) => ({ rule: r.rule, changed: results[i].meta.changes }));
+  return rules.map((r, i) => ({ rule: r.rule, changed: (results[2 * i + 1] as { changed: number }[])[0].changed }));
 }

@@ -51,6 +51,7 @@ export async function seedJobs(
     )
     .bind(...params)
     .run();
+  // Not meta.changes: D1 counts the rows the jobs triggers write there too.
   const last = result.meta.last_row_id;
-  return Array.from({ length: result.meta.changes }, (_, i) => last - result.meta.changes + 1 + i);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
