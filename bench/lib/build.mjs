@@ -37,8 +37,10 @@ export async function measureBundle(root, outdir) {
     byPackage.set(packageOf(file), (byPackage.get(packageOf(file)) ?? 0) + bytesInOutput);
     byFile.push({ file: file.replace(/^.*node_modules\//, ""), bytes: bytesInOutput });
   }
+  const locales = byFile.filter((f) => f.file.startsWith("zod/v4/locales/"));
   return {
     minifiedBytes: code.length,
+    zodLocales: { files: locales.length, bytes: locales.reduce((sum, f) => sum + f.bytes, 0) },
     gzipBytes: gzipSync(code, { level: 9 }).length,
     byPackage: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
     largestFiles: byFile.sort((a, b) => b.bytes - a.bytes).slice(0, 10),

@@ -1,4 +1,4 @@
-import { explain } from "../analysis.mjs";
+import { explain, findings } from "../analysis.mjs";
 
 const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
 const fixed = (n, digits = 2) => Number(n).toFixed(digits);
@@ -117,6 +117,10 @@ export function renderReport(r) {
     for (const t of missed) out(`- **${t.target}** — ${explain(t.id, r)}`);
     out();
   }
+  out("### Other findings");
+  out();
+  for (const f of findings(r)) out(`- ${f}`);
+  out();
   out("## Operations");
   out();
   out(`Floor (a), nothing: ${r.floors.noop.map((f) => fixed(f.requestsPerSecond, 0)).join(" and ")} req/s (mean ${fixed(floorNoop, 0)}).`);
@@ -148,18 +152,19 @@ export function renderReport(r) {
   out();
   out(`- Cron (\`runScheduledJobs\`) over ${r.cron.eligible} eligible active jobs (half due for auto-refresh, half past their`);
   out(`  close date): ${r.cron.refreshed} refreshed, ${r.cron.expired} expired, ${r.cron.trips} D1 round trip(s), ${fixed(r.cron.wallMs, 0)} ms from the`);
-  out(`  harness (${r.cron.elapsedMs} ms inside workerd). Counted in the jobs table afterwards; the runner's own figures`);
-  out(`  (D1 \`meta.changes\`) were ${JSON.stringify(r.cron.reportedChanges)}: \`changes\` also counts rows written by triggers`);
-  out("  (the `job_counts` trigger writes two rows per archived job), so the cron's log overstates expiry.");
+  out(`  harness (${r.cron.elapsedMs} ms inside workerd). Counted in the jobs table afterwards; the runner reported`);
+  const agrees = r.cron.reportedChanges.expiry === r.cron.expired && r.cron.reportedChanges["auto-refresh"] === r.cron.refreshed;
+  out(`  ${JSON.stringify(r.cron.reportedChanges)}${agrees ? ", the same." : " — different: D1's `meta.changes` also counts rows written by triggers."}`);
   for (const [label, c] of Object.entries(r.cleaning)) {
     out(`- Cleaning a ${label} description (\`cleanDescription\`, HTMLRewriter, inside workerd): ${fixed(c.msPerCall, 3)} ms per call`);
     out(`  (${c.calls} calls in one request, minus a one-call request).`);
   }
   out(`- Bundle (\`wrangler deploy --dry-run --minify\`): ${kib(r.bundle.minifiedBytes)} minified, **${kib(r.bundle.gzipBytes)} gzip**. Minified bytes by package:`);
   out(`  ${r.bundle.byPackage.map((p) => `${p.name} ${kib(p.bytes)}`).join(", ")}.`);
+  out(`  Of zod, its ${r.bundle.zodLocales.files} error-message locales are ${kib(r.bundle.zodLocales.bytes)} (unused: the API writes its own messages).`);
   out(`  Largest files: ${r.bundle.largestFiles.slice(0, 6).map((f) => `\`${f.file}\` ${kib(f.bytes)}`).join(", ")}.`);
   out(`- Storage: ${r.storage.jobs} jobs (each with one location and one category link, a ${r.storage.seededDescriptionBytes}-byte`);
-  out(`  description) grew the database by ${fixed(r.storage.bytes / 2 ** 20, 1)} MiB (\`PRAGMA page_count × page_size\`): ${fixed(r.storage.bytesPerJob, 0)} bytes per job,`);
+  out(`  description) grew the database by ${fixed(r.storage.bytes / 2 ** 20, 1)} MiB (D1's \`meta.size_after\`; \`PRAGMA page_count\` is not authorised on D1): ${fixed(r.storage.bytesPerJob, 0)} bytes per job,`);
   out(`  so about ${fixed(1e9 / r.storage.bytesPerJob / 1e6, 2)} million such jobs per GB and ${fixed((10 * 1e9) / r.storage.bytesPerJob / 1e6, 1)} million in D1's 10 GB (docs/scaling.md).`);
   out(`  Seeding them (jobs and links, set-based) took ${r.storage.seedMs} ms.`);
   out();
