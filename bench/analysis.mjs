@@ -21,14 +21,18 @@ const twoTrips = (r, op) =>
 
 const EXPLANATIONS = {
   post: (r) =>
-    `Database time, not Worker time. The insert batch finds the job it has just inserted with ` +
-    "`SELECT max(id) FROM jobs WHERE employer_id = ?` (`jobIdOf` in src/jobs/repository.ts), three times per POST (links and " +
-    "read-back); no index serves `max(id)` per employer, so each walks all of the employer's index entries — the bench's " +
-    "writer has 60 000 jobs. Measured one request at a time: about 40 ms per POST for that employer against 12 ms for an " +
-    "employer with no jobs; with `(SELECT max(id) FROM jobs)` (one b-tree seek on the rowid; equivalent inside the atomic " +
-    "batch, since ids only grow and nothing interleaves, and the statement's `employer_id` check stays) about 6 ms for both. " +
-    `That one-line change closes most of the gap. The rest is cleaning the 5 KB description (${fixed(r.cleaning["5 KB"].msPerCall)} ms ` +
-    "of CPU per call here, see below) and the FTS/counter triggers on insert.",
+    "Two causes, measured apart (POST against floor (b) in alternating 2 s slices, an employer with 60 000 jobs, " +
+    "one experiment on this machine): as built 0.07 × floor (b); with a one-line database fix 0.20; with a short " +
+    "description instead of 5 KB, 0.16 as built and 0.60 with the fix. (1) Database: the insert batch finds the job it " +
+    "has just inserted with `SELECT max(id) FROM jobs WHERE employer_id = ?` (`jobIdOf` in src/jobs/repository.ts), three " +
+    "times per POST; no index serves `max(id)` per employer, so each walks all of the employer's index entries (one " +
+    "request at a time: ~40 ms per POST at 60 000 jobs, ~12 ms at none). `(SELECT max(id) FROM jobs)` (one seek on the " +
+    "rowid) is equivalent inside the atomic batch, since ids only grow and nothing interleaves, and the statement's own " +
+    "`employer_id` check stays: ~6 ms at any size. (2) CPU: cleaning the 5 KB description costs " +
+    `${fixed(r.cleaning["5 KB"].msPerCall)} ms per call here (HTMLRewriter with a JavaScript callback per element and text ` +
+    "chunk), which on two cores shared with workerd's D1 and the load generator caps POST throughput. Closing the target " +
+    "needs the database fix and a cheaper cleaner (src/description/: its share is one JavaScript callback per element " +
+    "and text chunk, worth profiling).",
   putPartial: (r) => twoTrips(r, "putPartial"),
   putUpsert: (r) => twoTrips(r, "putUpsert"),
   delete: (r) => `Deleting fires the FTS and counter triggers and cascades to both link tables. ${noise(r, "delete")}`,

@@ -161,7 +161,7 @@ export function renderReport(r) {
   }
   out(`- Bundle (\`wrangler deploy --dry-run --minify\`): ${kib(r.bundle.minifiedBytes)} minified, **${kib(r.bundle.gzipBytes)} gzip**. Minified bytes by package:`);
   out(`  ${r.bundle.byPackage.map((p) => `${p.name} ${kib(p.bytes)}`).join(", ")}.`);
-  out(`  Of zod, its ${r.bundle.zodLocales.files} error-message locales are ${kib(r.bundle.zodLocales.bytes)} (unused: the API writes its own messages).`);
+  out(`  Of zod, its ${r.bundle.zodLocales.files} error-message locale files are ${kib(r.bundle.zodLocales.bytes)} (the API needs at most the English one: it writes its own messages).`);
   out(`  Largest files: ${r.bundle.largestFiles.slice(0, 6).map((f) => `\`${f.file}\` ${kib(f.bytes)}`).join(", ")}.`);
   out(`- Storage: ${r.storage.jobs} jobs (each with one location and one category link, a ${r.storage.seededDescriptionBytes}-byte`);
   out(`  description) grew the database by ${fixed(r.storage.bytes / 2 ** 20, 1)} MiB (D1's \`meta.size_after\`; \`PRAGMA page_count\` is not authorised on D1): ${fixed(r.storage.bytesPerJob, 0)} bytes per job,`);
