@@ -29,7 +29,8 @@ const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
 const step = (message) => console.log(`[bench ${elapsed().padStart(6)}] ${message}`);
 const problems = [];
 
-step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}`);
+const loadAtStart = os.loadavg();
+step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart[0].toFixed(2)}`);
 await rm(build, { recursive: true, force: true });
 await mkdir(build, { recursive: true });
 const [apiScript, probeScript, bundle] = await Promise.all([
@@ -61,6 +62,20 @@ try {
   Object.assign(writer, await seedJobs(db, writer.employerId, WRITE_POOL, { status: "active", description: descriptionOf(500) }));
   Object.assign(deleter, await seedJobs(db, deleter.employerId, DELETE_POOL, { description: descriptionOf(500) }));
   step(`seeded ${WRITE_POOL} jobs to update and ${DELETE_POOL} to delete (${Date.now() - t} ms)`);
+  // The seed inserts rows the way the API does, so the jobs triggers fill the list counters and
+  // the search index; check that they agree with the jobs table before measuring anything.
+  const derived = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM jobs) AS jobs, (SELECT coalesce(sum(total), 0) FROM job_counts) AS counted,
+        (SELECT count(*) FROM jobs_search WHERE jobs_search MATCH '"accountant"') AS matched,
+        (SELECT count(*) FROM jobs WHERE title LIKE '%accountant%' OR reference_id LIKE '%accountant%') AS liked,
+        (SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM job_locations WHERE job_id = j.id)) AS unlocated`,
+    )
+    .first();
+  if (derived.counted !== derived.jobs || derived.matched !== derived.liked || derived.unlocated !== 0) {
+    problems.push(`seeded data inconsistent: ${JSON.stringify(derived)}`);
+  }
+  step(`seed check: ${JSON.stringify(derived)}`);
 
   const ops = operations({ small, large, writes: writer, deletes: deleter });
   const requestOf = (op, host) => {
@@ -223,6 +238,7 @@ try {
       node: process.version,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
+      loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: os.loadavg(),
       connections: CONNECTIONS,
       sliceSeconds: SLICE_SECONDS,
@@ -236,6 +252,7 @@ try {
     cron,
     cleaning,
     bundle,
+    seedCheck: derived,
     storage: {
       jobs: LARGE,
       bytes: bytesAfter - bytesBefore,

@@ -95,7 +95,9 @@ export function renderReport(r) {
   out("run the benchmark again.");
   out();
   out(`Run: ${r.date}, ${fixed(r.durationSeconds, 0)} s in all. ${r.conditions.cpus} × ${r.conditions.cpuModel ?? "CPU"}, Node ${r.conditions.node},`);
-  out(`load average at the end ${r.conditions.loadAverageAtEnd.map((l) => fixed(l)).join(" / ")}. The bundle \`wrangler deploy\` builds runs in one local`);
+  out(`load average (1/5/15 min) ${r.conditions.loadAverageAtStart.map((l) => fixed(l)).join(" / ")} at the start and ${r.conditions.loadAverageAtEnd.map((l) => fixed(l)).join(" / ")} at the end: the`);
+  out("machine was shared with other work (other test suites), which is why every ratio is taken against floors measured");
+  out("alongside. The bundle `wrangler deploy` builds runs in one local");
   out("workerd with fresh in-memory D1 and KV (Miniflare), next to two floors in the same workerd, sharing the same D1");
   out("database: (a) a route that does nothing, (b) one `SELECT 1` through a D1 session. autocannon drives each operation");
   out(`with ${r.conditions.connections} connections in ${r.conditions.rounds} slices of ${r.conditions.sliceSeconds} s alternating with floor (b) (floor, operation, floor, …, floor;`);
@@ -167,6 +169,11 @@ export function renderReport(r) {
   out(`  description) grew the database by ${fixed(r.storage.bytes / 2 ** 20, 1)} MiB (D1's \`meta.size_after\`; \`PRAGMA page_count\` is not authorised on D1): ${fixed(r.storage.bytesPerJob, 0)} bytes per job,`);
   out(`  so about ${fixed(1e9 / r.storage.bytesPerJob / 1e6, 2)} million such jobs per GB and ${fixed((10 * 1e9) / r.storage.bytesPerJob / 1e6, 1)} million in D1's 10 GB (docs/scaling.md).`);
   out(`  Seeding them (jobs and links, set-based) took ${r.storage.seedMs} ms.`);
+  if (r.seedCheck) {
+    const c = r.seedCheck;
+    out(`- Seed check (the jobs triggers fired for the seeded rows): ${c.jobs} jobs, ${c.counted} in job_counts; \`accountant\``);
+    out(`  matches ${c.matched} jobs through the FTS index and ${c.liked} by LIKE; ${c.unlocated} jobs without a location.`);
+  }
   out();
   if (r.problems.length) {
     out("## Unexpected answers");
