@@ -1,6 +1,7 @@
 /**
  * Wraps a D1 binding and counts round trips to the database: each statement execution
- * (`run`, `all`, `first`, `raw`), each `batch` (one, however many statements) and each `exec`.
+ * (`run`, `all`, `first`, `raw`), each `batch` (one, however many statements) and each `exec`,
+ * on the binding itself or on any session opened from it with `withSession`.
  */
 export function countingD1(db: D1Database): { db: D1Database; count: () => number; reset: () => void } {
   let trips = 0;
@@ -25,25 +26,30 @@ export function countingD1(db: D1Database): { db: D1Database; count: () => numbe
     return proxy;
   };
 
-  const wrapped = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query));
-      if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          trips++;
-          return target.batch(statements.map((s) => rawOf.get(s) ?? s));
-        };
-      }
-      if (prop === "exec") {
-        return (query: string) => {
-          trips++;
-          return target.exec(query);
-        };
-      }
-      return value.bind(target);
-    },
-  });
-  return { db: wrapped, count: () => trips, reset: () => (trips = 0) };
+  const wrap = <T extends D1Database | D1DatabaseSession>(db: T): T =>
+    new Proxy(db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "prepare") return (query: string) => wrapStatement(target.prepare(query));
+        if (prop === "withSession") {
+          return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
+        }
+        if (prop === "batch") {
+          return (statements: D1PreparedStatement[]) => {
+            trips++;
+            return target.batch(statements.map((s) => rawOf.get(s) ?? s));
+          };
+        }
+        if (prop === "exec") {
+          return (query: string) => {
+            trips++;
+            return (target as D1Database).exec(query);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+
+  return { db: wrap(db), count: () => trips, reset: () => (trips = 0) };
 }

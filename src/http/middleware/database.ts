@@ -1,9 +1,31 @@
 import { createMiddleware } from "hono/factory";
 import { createDatabase } from "../../db/client";
 import type { AppEnv } from "../../env";
+import { BadRequestError } from "../problem";
 
-/** One Drizzle instance per request, so repositories never reach for globals. */
+export const BOOKMARK_HEADER = "X-D1-Bookmark";
+
+// D1 bookmarks are dash-separated hex groups (`00000085-0000024c-00004c6d-8e61…`). Anything
+// else cannot have come from us, so it is refused rather than handed to D1.
+const BOOKMARK_PATTERN = /^[0-9a-f-]{1,128}$/i;
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * One Drizzle instance per request, on a D1 session (docs/scaling.md): reads start anywhere
+ * (a nearby replica) unless the client sends the bookmark of something it has seen, writes
+ * start on the primary. The session's bookmark goes back on the response, so a client that
+ * echoes it reads its own writes on the next request, whichever replica serves it.
+ */
 export const database = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", createDatabase(c.env.DB));
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  if (bookmark !== undefined && !BOOKMARK_PATTERN.test(bookmark)) {
+    throw new BadRequestError(`The ${BOOKMARK_HEADER} header must be a bookmark returned by this API.`);
+  }
+  const session = c.env.DB.withSession(
+    READ_METHODS.has(c.req.method) ? (bookmark ?? "first-unconstrained") : "first-primary",
+  );
+  c.set("db", createDatabase(session));
   await next();
+  const latest = session.getBookmark() ?? bookmark;
+  if (latest) c.header(BOOKMARK_HEADER, latest);
 });

@@ -1,0 +1,15 @@
+// The floor: what the same runtime costs with no application in the way, measured in the
+// same run as the API so that ratios against it cancel out the machine and its noise.
+export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    // (a) a route doing nothing.
+    if (pathname === "/floor/noop") return new Response("ok");
+    // (b) one trivial D1 query, through a session like the API's reads.
+    if (pathname === "/floor/d1") {
+      const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
+      return Response.json(row);
+    }
+    return new Response("not found", { status: 404 });
+  },
+};

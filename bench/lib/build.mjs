@@ -1,0 +1,55 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+
+const run = promisify(execFile);
+// wrangler's package exports hide its bin; its package.json sits next to it.
+const wranglerBin = join(dirname(fileURLToPath(import.meta.resolve("wrangler/package.json"))), "bin/wrangler.js");
+
+/** Bundles a Worker exactly as `wrangler deploy` would, without deploying it. */
+export async function bundleWorker(root, outdir, { entry, minify = false, metafile } = {}) {
+  const args = [wranglerBin, "deploy", ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir];
+  if (minify) args.push("--minify");
+  if (metafile) args.push("--metafile", metafile);
+  await run(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  // Named after the entry: index.js for src/index.ts, probe-worker.js for the probe.
+  const script = (await readdir(outdir)).find((f) => f.endsWith(".js"));
+  return join(outdir, script);
+}
+
+/** The deployable bundle's size, and which packages its minified bytes come from. */
+export async function measureBundle(root, outdir) {
+  const metafile = join(outdir, "meta.json");
+  const script = await bundleWorker(root, outdir, { minify: true, metafile });
+  const code = await readFile(script);
+  const meta = JSON.parse(await readFile(metafile, "utf8"));
+  const output = Object.values(meta.outputs).find((o) => o.entryPoint);
+  const byPackage = new Map();
+  const byFile = [];
+  for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
+    byPackage.set(packageOf(file), (byPackage.get(packageOf(file)) ?? 0) + bytesInOutput);
+    byFile.push({ file: file.replace(/^.*node_modules\//, ""), bytes: bytesInOutput });
+  }
+  const locales = byFile.filter((f) => f.file.startsWith("zod/v4/locales/"));
+  return {
+    minifiedBytes: code.length,
+    zodLocales: { files: locales.length, bytes: locales.reduce((sum, f) => sum + f.bytes, 0) },
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    byPackage: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
+    largestFiles: byFile.sort((a, b) => b.bytes - a.bytes).slice(0, 10),
+  };
+}
+
+function packageOf(file) {
+  const at = file.lastIndexOf("node_modules/");
+  if (at < 0) return file.startsWith("src/") ? "src (this project)" : "other";
+  const parts = file.slice(at + "node_modules/".length).split("/");
+  return parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
+}

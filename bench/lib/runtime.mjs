@@ -1,0 +1,69 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
+
+export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.bench" };
+
+/**
+ * One workerd with fresh in-memory state and three Workers sharing the same D1 database and
+ * KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
+ * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
+ */
+export async function startRuntime(root, { apiScript, probeScript, floorScript }) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"));
+  // The bindings wrangler.toml declares, rate limits included when configured; the bundle is
+  // already built, so wrangler's module rules and source options do not apply.
+  const bindings = {
+    compatibilityDate: workerOptions.compatibilityDate,
+    compatibilityFlags: workerOptions.compatibilityFlags,
+    bindings: workerOptions.bindings,
+    kvNamespaces: workerOptions.kvNamespaces,
+    d1Databases: workerOptions.d1Databases,
+    ratelimits: workerOptions.ratelimits,
+  };
+  const asBuilt = (name, scriptPath) => ({
+    ...bindings,
+    name,
+    modules: true,
+    scriptPath,
+    routes: [`${HOSTS[name]}/*`],
+  });
+  // wrangler hands out options in Miniflare 4's shape; Miniflare 5 converts them itself.
+  const mf = new Miniflare(convertV4MiniflareOptions({
+    host: "127.0.0.1",
+    port: 0,
+    workers: [
+      asBuilt("api", apiScript),
+      asBuilt("probe", probeScript),
+      {
+        name: "floor",
+        modules: true,
+        scriptPath: floorScript,
+        compatibilityDate: workerOptions.compatibilityDate,
+        d1Databases: workerOptions.d1Databases,
+        routes: [`${HOSTS.floor}/*`],
+      },
+    ],
+  }));
+  const url = await mf.ready;
+  return {
+    mf,
+    origin: url.origin,
+    db: await mf.getD1Database("DB", "api"),
+    kv: await mf.getKVNamespace("API_KEYS", "api"),
+  };
+}
+
+/** Applies `drizzle/*.sql` in order, as `wrangler d1 migrations apply` would. */
+export async function applyMigrations(db, dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  for (const file of files) {
+    const sql = (await readFile(join(dir, file), "utf8")).replaceAll("--> statement-breakpoint", "");
+    const statements = unstable_splitSqlQuery(sql).filter((s) => s.trim());
+    for (let i = 0; i < statements.length; i += 50) {
+      await db.batch(statements.slice(i, i + 50).map((s) => db.prepare(s)));
+    }
+  }
+  return files;
+}

@@ -1,0 +1,39 @@
+// Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
+// cron runner and the description cleaner, so the harness can measure them inside workerd.
+import { cleanDescription } from "../src/description/clean";
+import type { Env } from "../src/env";
+import worker from "../src/index";
+import { runScheduledJobs } from "../src/scheduled/runner";
+import { countingD1 } from "../test/support/count-d1";
+
+const TRIPS_HEADER = "X-Bench-D1-Trips";
+
+async function cron(url: URL, env: Env): Promise<Response> {
+  const counter = countingD1(env.DB);
+  const started = Date.now();
+  const outcomes = await runScheduledJobs({ ...env, DB: counter.db }, new Date(Number(url.searchParams.get("now"))));
+  // Date.now() in workerd advances across I/O, and the runner's work is D1 I/O.
+  const changed = Object.fromEntries(outcomes.map(({ rule, changed }) => [rule, changed]));
+  return Response.json({ changed, trips: counter.count(), elapsedMs: Date.now() - started });
+}
+
+async function clean(request: Request, url: URL): Promise<Response> {
+  const html = await request.text();
+  const times = Number(url.searchParams.get("times") ?? "1");
+  let length = 0;
+  for (let i = 0; i < times; i++) length = (await cleanDescription(html)).length;
+  return Response.json({ times, inputLength: html.length, outputLength: length });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname === "/__probe/cron") return cron(url, env);
+    if (url.pathname === "/__probe/clean") return clean(request, url);
+    const counter = countingD1(env.DB);
+    const res = await worker.fetch(request, { ...env, DB: counter.db }, ctx);
+    const counted = new Response(res.body, res);
+    counted.headers.set(TRIPS_HEADER, String(counter.count()));
+    return counted;
+  },
+} satisfies ExportedHandler<Env>;

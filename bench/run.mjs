@@ -1,0 +1,276 @@
+// `npm run bench`: the API in workerd with fresh state, next to a floor worker, under fixed
+// concurrency. Writes docs/benchmarks.md and bench/results/latest.json; exits non-zero when
+// any operation answered with a status it should not have.
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { bundleWorker, measureBundle } from "./lib/build.mjs";
+import { load, send, sequentialLatency } from "./lib/load.mjs";
+import { dirtyDescriptionOf, operations } from "./lib/operations.mjs";
+import { renderReport } from "./lib/report.mjs";
+import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
+import { createEmployer, databaseBytes, descriptionOf, seedJobs } from "./lib/seed.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const build = `${root}bench/.build`;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
+const ROUNDS = 3;
+const WARMUP_SECONDS = 1;
+const SEQUENTIAL_SAMPLES = 200;
+const SMALL = 1_000;
+const LARGE = 100_000;
+const CRON_JOBS = 100_000;
+const WRITE_POOL = 60_000;
+const DELETE_POOL = 60_000;
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+const step = (message) => console.log(`[bench ${elapsed().padStart(6)}] ${message}`);
+const problems = [];
+
+const loadAtStart = os.loadavg();
+step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart[0].toFixed(2)}`);
+await rm(build, { recursive: true, force: true });
+await mkdir(build, { recursive: true });
+const [apiScript, probeScript, bundle] = await Promise.all([
+  bundleWorker(root, `${build}/api`),
+  bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
+  measureBundle(root, `${build}/min`),
+]);
+step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
+
+const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js` });
+const { db, kv, origin } = runtime;
+try {
+  const migrations = await applyMigrations(db, `${root}drizzle`);
+  step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}`);
+
+  // --- seed -------------------------------------------------------------------------------
+  const small = await createEmployer(db, kv, "Bench 1k Ltd.");
+  const large = await createEmployer(db, kv, "Bench 100k Ltd.");
+  const writer = await createEmployer(db, kv, "Bench Writes Ltd.");
+  const deleter = await createEmployer(db, kv, "Bench Deletes Ltd.");
+  let t = Date.now();
+  Object.assign(small, await seedJobs(db, small.employerId, SMALL));
+  const bytesBefore = await databaseBytes(db);
+  Object.assign(large, await seedJobs(db, large.employerId, LARGE));
+  const bytesAfter = await databaseBytes(db);
+  const seedLargeMs = Date.now() - t;
+  step(`seeded ${SMALL} + ${LARGE} jobs with links (${seedLargeMs} ms); 100 000 jobs took ${((bytesAfter - bytesBefore) / 2 ** 20).toFixed(1)} MiB`);
+  t = Date.now();
+  Object.assign(writer, await seedJobs(db, writer.employerId, WRITE_POOL, { status: "active", description: descriptionOf(500) }));
+  Object.assign(deleter, await seedJobs(db, deleter.employerId, DELETE_POOL, { description: descriptionOf(500) }));
+  step(`seeded ${WRITE_POOL} jobs to update and ${DELETE_POOL} to delete (${Date.now() - t} ms)`);
+  // The seed inserts rows the way the API does, so the jobs triggers fill the list counters and
+  // the search index; check that they agree with the jobs table before measuring anything.
+  const derived = await db
+    .prepare(
+      `SELECT (SELECT count(*) FROM jobs) AS jobs, (SELECT coalesce(sum(total), 0) FROM job_counts) AS counted,
+        (SELECT count(*) FROM jobs_search WHERE jobs_search MATCH '"accountant"') AS matched,
+        (SELECT count(*) FROM jobs WHERE title LIKE '%accountant%' OR reference_id LIKE '%accountant%') AS liked,
+        (SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM job_locations WHERE job_id = j.id)) AS unlocated`,
+    )
+    .first();
+  if (derived.counted !== derived.jobs || derived.matched !== derived.liked || derived.unlocated !== 0) {
+    problems.push(`seeded data inconsistent: ${JSON.stringify(derived)}`);
+  }
+  step(`seed check: ${JSON.stringify(derived)}`);
+
+  const ops = operations({ small, large, writes: writer, deletes: deleter });
+  const requestOf = (op, host) => {
+    const extra = op.next ? op.next() : {};
+    return { host, method: op.method, path: extra.path ?? op.path, headers: op.headers, body: extra.body ?? op.body };
+  };
+
+  // --- D1 round trips, through the counting probe: a cold isolate first, then warm -------
+  const trips = {};
+  for (const [name, op] of Object.entries(ops)) {
+    const cold = await send(origin, requestOf(op, HOSTS.probe));
+    const warm = await send(origin, requestOf(op, HOSTS.probe));
+    for (const res of [cold, warm]) {
+      if (res.status !== op.expect) problems.push(`${name}: expected ${op.expect}, got ${res.status} ${res.body.slice(0, 300)}`);
+    }
+    trips[name] = { cold: Number(cold.headers["x-bench-d1-trips"]), warm: Number(warm.headers["x-bench-d1-trips"]) };
+  }
+  step(`round trips: ${Object.entries(trips).map(([n, c]) => `${n} ${c.warm}`).join(", ")}`);
+
+  // --- throughput and latency under fixed concurrency ------------------------------------
+  // A machine shared with other work drifts within seconds, so each operation is measured in
+  // ROUNDS slices alternating with floor (b): floor, operation, floor, operation, … and its
+  // ratio is its requests over the floor's requests in the slices around it.
+  const runs = {};
+  const floors = { noop: [], d1: [] };
+  const floorA = { host: HOSTS.floor, path: "/floor/noop", expect: 200 };
+  const floorB = { host: HOSTS.floor, path: "/floor/d1", expect: 200 };
+  const check = (name, request, result) => {
+    const unexpected = Object.entries(result.statuses).filter(([code]) => Number(code) !== request.expect);
+    if (unexpected.length || result.errors || result.timeouts) {
+      problems.push(`${name}: ${JSON.stringify({ statuses: result.statuses, errors: result.errors, timeouts: result.timeouts })}`);
+    }
+    return unexpected.reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
+  };
+  const slice = (request, seconds = SLICE_SECONDS) => load(origin, { ...request, connections: CONNECTIONS, seconds });
+  const combine = (name, request, slices) => {
+    const statuses = {};
+    for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+    const p50s = slices.map((s) => s.latencyMs.p50).sort((a, b) => a - b);
+    const result = {
+      requests: slices.reduce((sum, s) => sum + s.requests, 0),
+      requestsPerSecond: slices.reduce((sum, s) => sum + s.requestsPerSecond, 0) / slices.length,
+      // Percentiles do not add up across slices: the median slice's p50, the worst slice's p99.
+      latencyMs: { p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...slices.map((s) => s.latencyMs.p99)) },
+      statuses,
+      errors: slices.reduce((sum, s) => sum + s.errors, 0),
+      timeouts: slices.reduce((sum, s) => sum + s.timeouts, 0),
+      slices: slices.map((s) => s.requestsPerSecond),
+    };
+    result.unexpected = check(name, request, result);
+    return result;
+  };
+  const show = (name, result, extra = "") =>
+    step(
+      `${name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  ${JSON.stringify(result.statuses)}${extra}`,
+    );
+  const measureFloorA = async () => {
+    await slice(floorA, WARMUP_SECONDS);
+    const result = combine("floor.noop", floorA, [await slice(floorA, SLICE_SECONDS * ROUNDS)]);
+    floors.noop.push(result);
+    show("floor.noop", result);
+  };
+
+  await measureFloorA();
+  for (const [name, op] of Object.entries(ops)) {
+    const request = { host: HOSTS.api, method: op.method, path: op.path, headers: op.headers, body: op.body, next: op.next, expect: op.expect };
+    await slice(floorB, WARMUP_SECONDS);
+    await slice(request, WARMUP_SECONDS);
+    const floorSlices = [];
+    const opSlices = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      floorSlices.push(await slice(floorB));
+      opSlices.push(await slice(request));
+    }
+    floorSlices.push(await slice(floorB));
+    const floor = combine("floor.d1", floorB, floorSlices);
+    const run = combine(name, request, opSlices);
+    run.floorD1 = floor.requestsPerSecond;
+    floors.d1.push(floor);
+    runs[name] = run;
+    show(name, run, `  ÷ floor (b) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`);
+  }
+  await measureFloorA();
+
+  // --- latency one request at a time, interleaved in pairs so that noise hits both alike ---
+  const sequential = {};
+  const pairs = [
+    ["floor.noop", "floor.d1"],
+    ["listPage1Small", "listPage1Large"],
+    ["listQSmall", "listQLarge"],
+    ["listStatusSmall", "listStatusLarge"],
+    ["listLastPageSmall", "listPage500Large"],
+    ["getOne", "floor.d1"],
+  ];
+  const sequentialRequest = (name) =>
+    name === "floor.noop" ? floorA : name === "floor.d1" ? floorB : requestOf(ops[name], HOSTS.api);
+  for (const [a, b] of pairs) {
+    const [ra, rb] = await sequentialLatency(origin, [sequentialRequest(a), sequentialRequest(b)], SEQUENTIAL_SAMPLES);
+    sequential[a] ??= ra;
+    sequential[b] ??= rb;
+    for (const [name, res] of [[a, ra], [b, rb]]) {
+      const expected = ops[name]?.expect ?? 200;
+      const bad = Object.keys(res.statuses).filter((code) => Number(code) !== expected);
+      if (bad.length) problems.push(`${name} (sequential): ${JSON.stringify(res.statuses)}`);
+    }
+  }
+  step(`sequential p50 (ms): ${Object.entries(sequential).map(([n, s]) => `${n} ${s.p50.toFixed(2)}`).join(", ")}`);
+
+  // --- cron over 100 000 eligible jobs ---------------------------------------------------
+  const cronEmployer = await createEmployer(db, kv, "Bench Cron Ltd.", "unlimited");
+  t = Date.now();
+  // Half are due for auto-refresh (published 8 days ago), half are past their close date.
+  await seedJobs(db, cronEmployer.employerId, CRON_JOBS / 2, { prefix: "R-", status: "active", autoRefresh: true, publishedDaysAgo: 8, description: descriptionOf(500) });
+  await seedJobs(db, cronEmployer.employerId, CRON_JOBS / 2, { prefix: "X-", status: "active", publishedDaysAgo: 70, closesInDays: 60, description: descriptionOf(500) });
+  step(`seeded ${CRON_JOBS} jobs eligible for the cron (${Date.now() - t} ms)`);
+  const cronNow = Date.now();
+  const cronStarted = process.hrtime.bigint();
+  const cronRes = await send(origin, { host: HOSTS.probe, path: `/__probe/cron?now=${cronNow}` });
+  const cronWallMs = Number(process.hrtime.bigint() - cronStarted) / 1e6;
+  if (cronRes.status !== 200) problems.push(`cron: ${cronRes.status} ${cronRes.body.slice(0, 300)}`);
+  const { changed, ...cronRun } = JSON.parse(cronRes.body);
+  // What the jobs table says, not D1's `changes` (which also counts rows written by triggers).
+  const after = await db
+    .prepare(
+      `SELECT sum(status = 'archived' AND reference_id LIKE 'X-%') AS expired,
+        sum(status = 'active' AND reference_id LIKE 'R-%' AND publish_date = ?2) AS refreshed
+      FROM jobs WHERE employer_id = ?1`,
+    )
+    .bind(cronEmployer.employerId, Math.floor(cronNow / 1000))
+    .first();
+  const cron = { ...cronRun, ...after, reportedChanges: changed, wallMs: cronWallMs, eligible: CRON_JOBS };
+  if (cron.refreshed + cron.expired !== CRON_JOBS) problems.push(`cron changed ${JSON.stringify(after)}, not ${CRON_JOBS} jobs`);
+  step(`cron: refreshed ${cron.refreshed}, expired ${cron.expired}, ${cron.trips} round trips, ${cron.wallMs.toFixed(0)} ms`);
+
+  // --- description cleaning inside workerd ----------------------------------------------
+  const cleaning = {};
+  for (const [label, bytes] of [["5 KB", 5 * 1024], ["100 KB", 100 * 1024]]) {
+    const html = dirtyDescriptionOf(bytes);
+    const times = bytes > 10_000 ? 50 : 500;
+    const timed = async (n) => {
+      const best = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await send(origin, { host: HOSTS.probe, method: "POST", path: `/__probe/clean?times=${n}`, body: html });
+        if (res.status !== 200) problems.push(`clean ${label}: ${res.status} ${res.body.slice(0, 200)}`);
+        best.push(res.ms);
+      }
+      return Math.min(...best);
+    };
+    const once = await timed(1);
+    const many = await timed(times + 1);
+    cleaning[label] = { inputBytes: html.length, msPerCall: (many - once) / times, calls: times };
+    step(`clean ${label}: ${cleaning[label].msPerCall.toFixed(3)} ms per call`);
+  }
+
+  // --- report --------------------------------------------------------------------------
+  const results = {
+    date: new Date().toISOString(),
+    durationSeconds: (Date.now() - started) / 1000,
+    conditions: {
+      node: process.version,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg(),
+      connections: CONNECTIONS,
+      sliceSeconds: SLICE_SECONDS,
+      rounds: ROUNDS,
+      warmupSeconds: WARMUP_SECONDS,
+    },
+    floors,
+    runs,
+    trips,
+    sequential,
+    cron,
+    cleaning,
+    bundle,
+    seedCheck: derived,
+    storage: {
+      jobs: LARGE,
+      bytes: bytesAfter - bytesBefore,
+      bytesPerJob: (bytesAfter - bytesBefore) / LARGE,
+      seededDescriptionBytes: descriptionOf(2_000).length,
+      seedMs: seedLargeMs,
+    },
+    problems,
+  };
+  await mkdir(`${root}bench/results`, { recursive: true });
+  await writeFile(`${root}bench/results/latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(`${root}docs/benchmarks.md`, renderReport(results));
+  step(`wrote docs/benchmarks.md and bench/results/latest.json in ${elapsed()}`);
+} finally {
+  await runtime.mf.dispose();
+}
+
+if (problems.length) {
+  console.error(`\n${problems.length} operation(s) answered unexpectedly:\n${problems.join("\n")}`);
+  process.exit(1);
+}
