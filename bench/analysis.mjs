@@ -9,6 +9,17 @@ const noise = (r, op) =>
   `${fixed(ratio(r, op))} × floor (b), the floor's slices around it averaging ${fixed(r.runs[op].floorD1, 0)} req/s; the machine was shared (load ${r.conditions.loadAverageAtEnd.map((l) => fixed(l, 1)).join(" / ")}), ` +
   "so a ratio this close to the target moves across runs: run again on a quiet machine before changing code.";
 
+// Measured on this harness (same machine, same run settings) by removing the limiter
+// middleware and nothing else: GET one 0.54 → 0.77 × floor (b), list page 1 0.48 → 0.65,
+// DELETE 0.47 → 0.65, PUT 0.32 → 0.39, sequential GET p50 2.04 → 1.41 ms.
+const limiter =
+  "Every job request first asks the Rate Limiting binding (`limitJobRequests`, src/http/middleware/rate-limit.ts; DESIGN 5, " +
+  "issue 8). Locally Miniflare emulates that binding as a call to another service in workerd, about 0.6 ms a request; " +
+  "the same run without that one middleware measured GET one 0.77, list page 1 0.65, DELETE 0.65, PUT 0.39 × floor (b) " +
+  "(sequential GET p50 1.41 ms instead of 2.04). Deployed, the binding keeps its counters on the machine that runs the " +
+  "Worker, so its share there is far smaller; the floors do not call it, which is why the ratio counts it in full here. " +
+  "The limiter stays: it is what keeps one employer from taking the database (OWASP API4).";
+
 // PUT reads the job, merges and validates the whole job in the Worker, then writes it in one
 // batch: two round trips by design (DESIGN 9 allows two).
 const twoTrips = (r, op) =>
@@ -17,26 +28,22 @@ const twoTrips = (r, op) =>
   "with two round trips, one of them a write batch, is bounded near 0.5 × a one-`SELECT 1` floor: measured " +
   `${fixed(ratio(r, op))}. Closing it means one round trip: send the merge to the database (a conditional UPDATE ` +
   "… RETURNING that applies only the members sent, with the rules that span members checked in SQL), which gives up " +
-  "validating the merged job in one place in TypeScript; or accept the target as ≥ 0.5 of a two-query floor.";
+  "validating the merged job in one place in TypeScript; or accept the target as ≥ 0.5 of a two-query floor. " + limiter;
 
 const EXPLANATIONS = {
   post: (r) =>
-    "Two causes, measured apart (POST against floor (b) in alternating 2 s slices, an employer with 60 000 jobs, " +
-    "one experiment on this machine): as built 0.07 × floor (b); with a one-line database fix 0.20; with a short " +
-    "description instead of 5 KB, 0.16 as built and 0.60 with the fix. (1) Database: the insert batch finds the job it " +
-    "has just inserted with `SELECT max(id) FROM jobs WHERE employer_id = ?` (`jobIdOf` in src/jobs/repository.ts), three " +
-    "times per POST; no index serves `max(id)` per employer, so each walks all of the employer's index entries (one " +
-    "request at a time: ~40 ms per POST at 60 000 jobs, ~12 ms at none). `(SELECT max(id) FROM jobs)` (one seek on the " +
-    "rowid) is equivalent inside the atomic batch, since ids only grow and nothing interleaves, and the statement's own " +
-    "`employer_id` check stays: ~6 ms at any size. (2) CPU: cleaning the 5 KB description costs " +
+    "The database part is fixed: the insert batch used to find the job it had just inserted with `max(id)` per employer, " +
+    "a walk over all of the employer's index entries (~40 ms per POST at 60 000 jobs); it is now one seek on the rowid " +
+    "(`jobIdOf` in src/jobs/repository.ts). What remains is CPU: cleaning the 5 KB description costs " +
     `${fixed(r.cleaning["5 KB"].msPerCall)} ms per call here (HTMLRewriter with a JavaScript callback per element and text ` +
-    "chunk), which on two cores shared with workerd's D1 and the load generator caps POST throughput. Closing the target " +
-    "needs the database fix and a cheaper cleaner (src/description/: its share is one JavaScript callback per element " +
-    "and text chunk, worth profiling).",
+    "chunk), which on two cores shared with workerd's D1 and the load generator caps POST throughput; a POST with a short " +
+    "description measured 0.60 × floor (b) with the database fix. Closing it needs a cheaper cleaner (fewer callbacks: " +
+    "e.g. skip the rewriter when the description holds no `<` or `&`) — the cleaner's correctness comes first.",
   putPartial: (r) => twoTrips(r, "putPartial"),
   putUpsert: (r) => twoTrips(r, "putUpsert"),
-  delete: (r) => `Deleting fires the FTS and counter triggers and cascades to both link tables. ${noise(r, "delete")}`,
-  getOne: (r) => noise(r, "getOne"),
+  delete: (r) =>
+    `${fixed(ratio(r, "delete"))} × floor (b). ${limiter} Deleting also fires the FTS and counter triggers and cascades to both link tables.`,
+  getOne: (r) => `${fixed(ratio(r, "getOne"))} × floor (b). ${limiter}`,
   listPage1: (r) =>
     `${fixed(ratio(r, "listPage1Large"))} × floor (b) at 100 000 jobs, ${fixed(ratio(r, "listPage1Small"))} at 1 000. The size is not ` +
     "the cause: same plan at both sizes (ids from the covering `(employer_id, publish_date, id)` index, total from at most " +
@@ -44,9 +51,7 @@ const EXPLANATIONS = {
     `(${fixed(r.sequential.listPage1Large.p50)} ms and ${fixed(r.sequential.listPage1Small.p50)} ms, against ` +
     `${fixed(r.sequential["floor.d1"].p50)} ms for floor (b)). It is the list's own work per request: a batch of two statements, ` +
     "ten rows each with a correlated subquery that builds its locations JSON (sorted through a temporary b-tree), the " +
-    "employer join, and a larger response with paging links. Across runs on this shared machine the ratio ranged from " +
-    "0.62 to 0.81 (docs/benchmarks.md is one run), so it sits at the target; making it reliably pass means less work " +
-    "per page, e.g. the page's locations in one grouped query instead of one subquery per row.",
+    "employer join, and a larger response with paging links. " + limiter,
   listGrowth: () =>
     "The page and its total should not grow with the employer's jobs (ids from the index, total from job_counts); " +
     "check the query plans of `listJobs` in src/jobs/repository.ts against the seeded data.",
@@ -64,13 +69,9 @@ const EXPLANATIONS = {
   bundle: (r) => {
     const zod = r.bundle.byPackage.find((p) => p.name === "zod")?.bytes ?? 0;
     return (
-      `zod is ${kib(zod)} of the ${kib(r.bundle.minifiedBytes)} minified, and about 260 KiB of that are zod's 64 error-message ` +
-      "locales: @hono/zod-openapi extends the whole `z` namespace object, which re-exports `locales`, so esbuild cannot " +
-      "drop them although the API never uses them (its messages come from src/http/validation.ts). Bundling with the " +
-      "locales module replaced by an empty one (an esbuild plugin; measured with esbuild directly) gives about 38 KiB less " +
-      "gzip, well under 150 KiB. wrangler's built-in bundler takes no plugins and its `alias` only rewrites package " +
-      "specifiers (zod imports its locales by a relative path), so closing this needs a custom build step (`[build] command` " +
-      "running esbuild with that plugin) or an upstream change in zod / @hono/zod-openapi."
+      `zod is ${kib(zod)} of the ${kib(r.bundle.minifiedBytes)} minified. Its 64 error-message locales are already replaced ` +
+      "by English alone (wrangler.toml `alias`, src/http/zod-locales.ts); what remains is zod's core, which " +
+      "@hono/zod-openapi keeps whole by extending the `z` namespace."
     );
   },
 };

@@ -96,7 +96,7 @@ export function renderReport(r) {
   out();
   out(`Run: ${r.date}, ${fixed(r.durationSeconds, 0)} s in all. ${r.conditions.cpus} × ${r.conditions.cpuModel ?? "CPU"}, Node ${r.conditions.node},`);
   out(`load average (1/5/15 min) ${r.conditions.loadAverageAtStart.map((l) => fixed(l)).join(" / ")} at the start and ${r.conditions.loadAverageAtEnd.map((l) => fixed(l)).join(" / ")} at the end: the`);
-  out("machine was shared with other work (other test suites), which is why every ratio is taken against floors measured");
+  out("machine may be shared with other work, which is why every ratio is taken against floors measured");
   out("alongside. The bundle `wrangler deploy` builds runs in one local");
   out("workerd with fresh in-memory D1 and KV (Miniflare), next to two floors in the same workerd, sharing the same D1");
   out("database: (a) a route that does nothing, (b) one `SELECT 1` through a D1 session. autocannon drives each operation");
