@@ -12,10 +12,10 @@
 // expect, any lost or ghost write, any wrong value, any duplicate referenceId.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashApiKey } from "../src/auth/api-keys.ts";
+import { freePort } from "./lib/free-port.mjs";
 import { startWrangler, wrangler } from "./lib/wrangler.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
@@ -42,17 +42,6 @@ function random(seed) {
   };
   const int = (n) => Math.floor(next() * n);
   return { next, int, pick: (list) => list[int(list.length)] };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

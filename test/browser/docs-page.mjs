@@ -6,13 +6,13 @@
 //   npm run test:browser              (needs Chromium: apt-get install -y chromium)
 //   CHROMIUM=/path/to/chrome DOCS_SCREENSHOT=/tmp/page.png npm run test:browser
 //   npm run test:browser -- --report .ci/reports/browser.json   (counts, vitest JSON fields)
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { freePort } from "../../scripts/lib/free-port.mjs";
+import { startWrangler } from "../../scripts/lib/wrangler.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -33,26 +33,12 @@ function check(name, ok, detail = "") {
   console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** wrangler dev on the pinned Node (node_modules/.bin/node), local state in a temp dir. */
+/** wrangler dev (the project's own, on the pinned Node), local state in a temp dir. */
 async function startWorker(state) {
   const port = await freePort();
   const inspectorPort = await freePort();
-  const node = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
-  const child = spawn(
-    node,
+  const child = startWrangler(
     [
-      join(root, "node_modules/wrangler/bin/wrangler.js"),
       "dev",
       "--ip", "127.0.0.1",
       "--port", String(port),
@@ -60,12 +46,7 @@ async function startWorker(state) {
       "--persist-to", state,
       "--show-interactive-dev-session=false",
     ],
-    {
-      cwd: root,
-      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
