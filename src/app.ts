@@ -56,5 +56,3 @@ export function createApp() {
   app.onError(handleError);
   return routes;
 }
-
-export type App = ReturnType<typeof createApp>;
