@@ -28,9 +28,10 @@ export default defineConfig(async () => {
       // The XSS corpus needs data from outside the project: `npm run test:xss-corpus`.
       exclude: [...configDefaults.exclude, "test/corpus/**"],
       setupFiles: ["test/support/apply-migrations.ts"],
-      // The Worker's one-line-per-request log (test/request-log.test.ts checks it) would bury
-      // the test report.
-      onConsoleLog: (log: string) => !log.startsWith('{"level":"info","message":"request"'),
+      // The Worker's JSON log lines (one per request, one per cron run; test/request-log.test.ts
+      // and test/scheduled.test.ts check them) would bury the test report.
+      onConsoleLog: (log: string) =>
+        !log.startsWith('{"level":"info","message":"request"') && !log.startsWith('{"event":"scheduled"'),
     },
   };
 });
