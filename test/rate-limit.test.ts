@@ -28,6 +28,18 @@ async function untilLimited(limit: number, headers: Record<string, string>): Pro
   throw new Error(`no 429 after ${statuses.length} requests: ${statuses.join(", ")}`);
 }
 
+/** The real job limiter, recording the key of every call. */
+function recordingLimiter() {
+  const keys: string[] = [];
+  const recording: RateLimit = {
+    limit: (options) => {
+      keys.push(options.key);
+      return env.JOB_RATE_LIMITER.limit(options);
+    },
+  };
+  return { keys, recording };
+}
+
 describe("rate limiting (OWASP API4: unrestricted resource consumption)", () => {
   it("job requests beyond the per-key limit get 429 problem+json with Retry-After", async () => {
     const employer = await createEmployer();
@@ -51,13 +63,7 @@ describe("rate limiting (OWASP API4: unrestricted resource consumption)", () => 
 
   it("the job limiter is keyed by employer id, never by the API key itself", async () => {
     const employer = await createEmployer();
-    const keys: string[] = [];
-    const recording: RateLimit = {
-      limit: (options) => {
-        keys.push(options.key);
-        return env.JOB_RATE_LIMITER.limit(options);
-      },
-    };
+    const { keys, recording } = recordingLimiter();
     const res = await call({ "API-Key": employer.apiKey }, { ...env, JOB_RATE_LIMITER: recording });
     expect(res.status).not.toBe(429);
     expect(keys).toEqual([`employer:${employer.employerId}`]);
@@ -66,13 +72,7 @@ describe("rate limiting (OWASP API4: unrestricted resource consumption)", () => 
 
   it("a POST overridden to PUT or DELETE counts once, like the request it stands for", async () => {
     const employer = await createEmployer();
-    const keys: string[] = [];
-    const recording: RateLimit = {
-      limit: (options) => {
-        keys.push(options.key);
-        return env.JOB_RATE_LIMITER.limit(options);
-      },
-    };
+    const { keys, recording } = recordingLimiter();
     const res = await worker.fetch(
       new Request(`${API}/jobs`, {
         method: "POST",
