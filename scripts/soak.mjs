@@ -219,37 +219,41 @@ class Client {
     return this.jobs.get(id).referenceId;
   }
 
-  async create() {
-    const ref = this.rng.next() < 0.5 ? this.newReference() : null;
+  /** A new job by POST or by PUT with an unused referenceId: 201, and it is ours to track. */
+  async createVia(op, method, ref) {
     const { body, expected } = this.newJob(ref);
-    const res = await this.call("create", "POST", "/jobs", body);
-    if (!this.expectStatus("create", res, 201)) return;
+    const res = await this.call(op, method, "/jobs", body);
+    if (!this.expectStatus(op, res, 201)) return;
     this.jobs.set(res.body.id, expected);
-    this.expectJob("create", res.body, expected);
+    this.expectJob(op, res.body, expected);
+  }
+
+  /** A live job of this client that has a referenceId, or undefined when there is none. */
+  pickWithReference() {
+    const withRef = this.liveIds().filter((id) => this.refOf(id) !== null);
+    return withRef.length ? this.rng.pick(withRef) : undefined;
+  }
+
+  create() {
+    return this.createVia("create", "POST", this.rng.next() < 0.5 ? this.newReference() : null);
   }
 
   async conflict() {
-    const withRef = this.liveIds().filter((id) => this.refOf(id) !== null);
-    if (!withRef.length) return this.create();
-    const id = this.rng.pick(withRef);
+    const id = this.pickWithReference();
+    if (id === undefined) return this.create();
     const res = await this.call("conflict", "POST", "/jobs", this.newJob(this.refOf(id)).body);
     if (this.expectStatus("conflict", res, 409) && res.body.existingJobId !== id) {
       anomaly(`client ${this.index} conflict: existingJobId ${res.body.existingJobId}, expected ${id}`);
     }
   }
 
-  async upsertNew() {
-    const { body, expected } = this.newJob(this.newReference());
-    const res = await this.call("upsert-new", "PUT", "/jobs", body);
-    if (!this.expectStatus("upsert-new", res, 201)) return;
-    this.jobs.set(res.body.id, expected);
-    this.expectJob("upsert-new", res.body, expected);
+  upsertNew() {
+    return this.createVia("upsert-new", "PUT", this.newReference());
   }
 
   async upsertExisting() {
-    const withRef = this.liveIds().filter((id) => this.refOf(id) !== null);
-    if (!withRef.length) return this.upsertNew();
-    const id = this.rng.pick(withRef);
+    const id = this.pickWithReference();
+    if (id === undefined) return this.upsertNew();
     const expected = { ...this.jobs.get(id), title: `${this.tag} job ${++this.serial} (upserted)` };
     const res = await this.call("upsert-existing", "PUT", "/jobs", { referenceId: expected.referenceId, title: expected.title });
     if (!this.expectStatus("upsert-existing", res, 200)) return;

@@ -64,6 +64,11 @@ async function run(ops: Op[], employers: [TestEmployer, TestEmployer]) {
   };
   const never = await call("baseline 404", `/jobs/${NEVER_EXISTED}`, { apiKey: key(0) });
   expect(never.status).toBe(404);
+  const recordCreated = (r: { status: number; body: any }, o: { actor: Actor; ref: string | null }, title: string, what: string) => {
+    expect(r.status, what).toBe(201);
+    model.set(r.body.id, { owner: o.actor, referenceId: o.ref, title });
+    seen.push(r.body.id);
+  };
   const expect404 = (r: { status: number; body: any }, what: string) => {
     expect(r.status, what).toBe(404);
     // Same type, title and detail as a job that never existed: nothing to infer from.
@@ -82,9 +87,7 @@ async function run(ops: Op[], employers: [TestEmployer, TestEmployer]) {
           expect(r.status, what).toBe(409);
           expect(r.body.existingJobId, what).toBe(existing);
         } else {
-          expect(r.status, what).toBe(201);
-          model.set(r.body.id, { owner: o.actor, referenceId: o.ref, title });
-          seen.push(r.body.id);
+          recordCreated(r, o, title, what);
         }
         break;
       }
@@ -96,9 +99,7 @@ async function run(ops: Op[], employers: [TestEmployer, TestEmployer]) {
           expect(r.body.id, what).toBe(existing);
           model.get(existing)!.title = title;
         } else {
-          expect(r.status, what).toBe(201);
-          model.set(r.body.id, { owner: o.actor, referenceId: o.ref, title });
-          seen.push(r.body.id);
+          recordCreated(r, o, title, what);
         }
         break;
       }
