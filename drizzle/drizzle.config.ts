@@ -4,6 +4,6 @@ import { defineConfig } from "drizzle-kit";
 // which keeps the one ledger D1 knows about.
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/db/schema.ts",
+  schema: ["./src/db/schema.ts", "./src/*/tables.ts"],
   out: "./drizzle",
 });
