@@ -188,6 +188,7 @@ describe.each([
     expect(await runScheduledJobs(env, new Date(NOW * 1000))).toEqual([
       { rule: "expiry", changed: 0 },
       { rule: "auto-refresh", changed: 0 },
+      { rule: "idempotency-keys", changed: 0 },
     ]);
     expect(await allJobs()).toEqual(afterFirst);
   });
@@ -247,6 +248,7 @@ describe("set-based statements", () => {
     expect(line.rules).toEqual([
       { rule: "expiry", changed: half },
       { rule: "auto-refresh", changed: half },
+      { rule: "idempotency-keys", changed: 0 },
     ]);
     const counts = await env.DB.prepare(
       "SELECT sum(status = 'archived') AS archived, sum(status = 'active' AND publish_date = ?1 AND updated_at = ?1) AS refreshed FROM jobs",
@@ -277,6 +279,7 @@ describe("log: one structured JSON line per run", () => {
         rules: [
           { rule: "expiry", changed: 3 },
           { rule: "auto-refresh", changed: 2 },
+          { rule: "idempotency-keys", changed: 0 },
         ],
         durationMs: expect.any(Number),
       },

@@ -37,6 +37,8 @@ describe("typed client (hono/client hc<AppType>)", () => {
     const employer = await createEmployer({ name: "Typed Client Ltd." });
     const jobs = client(employer.apiKey).api["v1.1"].jobs;
     const created = await jobs.$post({
+      query: {},
+      header: {},
       json: { title: "Typed Engineer", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }], status: "active" },
     });
     if (created.status !== 201) throw new Error(`unexpected ${created.status}: ${await created.text()}`);
@@ -44,7 +46,7 @@ describe("typed client (hono/client hc<AppType>)", () => {
     expect(job.employer).toEqual({ id: employer.employerId, name: "Typed Client Ltd." });
     expect(job.status satisfies "active" | "archived" | "draft").toBe("active");
 
-    const read = await jobs[":id"].$get({ param: { id: String(job.id) } });
+    const read = await jobs[":id"].$get({ param: { id: String(job.id) }, header: {} });
     if (read.status !== 200) throw new Error(`unexpected ${read.status}`);
     const again = await read.json();
     expect(again.title?.toUpperCase()).toBe("TYPED ENGINEER");

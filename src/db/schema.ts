@@ -60,9 +60,12 @@ export const locations = sqliteTable(
     // 1 = most populous; null for places created from job requests (ranked last).
     populationRank: integer("population_rank"),
     source: text("source", { enum: ["gazetteer", "employer"] }).notNull(),
+    // DESIGN 3: a place created from a job request belongs to that employer (null: the seeded
+    // gazetteer, public). Leading the unique index, it also bounds the owner's lookups and count.
+    ownerEmployerId: integer("owner_employer_id"),
   },
   (t) => [
-    uniqueIndex("locations_place_unique").on(t.nameKey, t.provinceCode, t.type),
+    uniqueIndex("locations_owner_place_unique").on(t.ownerEmployerId, t.nameKey, t.provinceCode, t.type),
     index("locations_name_key_rank_idx").on(t.nameKey, t.populationRank),
   ],
 );
@@ -94,6 +97,9 @@ export const jobs = sqliteTable(
     applicationUrl: text("application_url"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // DESIGN 11: grows by one with every change of the job (requests and the cron alike); the
+    // ETag is made from it, and conditional writes compare it.
+    revision: integer("revision").notNull().default(1),
   },
   (t) => [
     check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),

@@ -26,8 +26,10 @@ const PROBLEM_DESCRIPTIONS = {
   404: "No such resource (or it belongs to another employer).",
   405: "Method not allowed on this path; see the Allow header.",
   409: "Conflict with the current state.",
+  412: "If-Match named none of the job's current ETag; the ETag header carries the current one.",
   413: "Request body larger than 1 MiB.",
   415: "Body is not application/json.",
+  422: "The Idempotency-Key was already used with a different request body.",
   429: "Rate limit exceeded; see Retry-After.",
   500: "Unexpected error; quote the requestId when asking for help.",
 } as const;

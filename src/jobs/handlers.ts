@@ -1,11 +1,14 @@
-import { OpenAPIHono, type RouteConfig, type RouteHook } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
-import { ValidationError } from "../http/problem";
-import { toFieldErrors, validationHook } from "../http/validation";
-import { listJobs } from "./repository";
-import { toJob, toJobHeader } from "./representation";
+import { validationHook } from "../http/validation";
+import { claimKey, completeKey, releaseKey } from "../idempotency/repository";
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../idempotency/rules";
+import { nowSeconds } from "./dates";
+import { etagOf, ifNoneMatchHits, parsePreconditions } from "./etag";
+import { jobSnapshot, listJobs, type JobRow } from "./repository";
+import { toJob, toJobHeader, toJobPreview } from "./representation";
 import {
   createJobRoute,
   deleteJobByReferenceRoute,
@@ -15,39 +18,59 @@ import {
   putJobByReferenceRoute,
   updateJobRoute,
 } from "./routes";
-import { createJob, getJob, putJobByReference, removeJob, ruleErrorsBesides, updateJobById, type BodyTarget } from "./service";
+import { JobByReferenceInputSchema, JobInputSchema } from "./schemas";
+import { createJob, getJob, putJobByReference, removeJob, updateJobById, type Caller } from "./service";
 
+const caller = (c: Context<AppEnv>): Caller => ({ db: c.var.db, employerId: c.var.employerId });
 const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
+const ifMatchOf = (c: Context<AppEnv>) => parsePreconditions(c.req.header("If-Match"));
 
-/**
- * A job body that fails on member types is also checked against the whole-job rules, so one
- * 400 names every broken rule. `targetOf` says which job the body was meant for. Typed from the
- * route's own hook type so `.openapi()` keeps the route's literal types (hono/client's AppType).
- */
-function jobBodyHook<R extends RouteConfig>(
-  targetOf: (c: Context<AppEnv, any, any>, body: Record<string, unknown>) => BodyTarget | undefined,
-) {
-  return (...[result, c]: Parameters<RouteHook<R, AppEnv>>): Promise<never> | undefined => {
-    if (result.success) return undefined;
-    const errors = toFieldErrors(result.error.issues);
-    if (result.target !== "json") throw new ValidationError(errors);
-    return c.req.json().then(async (body) => {
-      const target = body && typeof body === "object" ? targetOf(c, body) : undefined;
-      const more = target ? await ruleErrorsBesides(c.var.db, c.var.employerId, target, body, errors) : [];
-      throw new ValidationError([...errors, ...more]);
-    });
-  };
+/** A stored job's answer headers: its ETag, and where it lives when it was just created. */
+function describeJob(c: Context<AppEnv>, row: JobRow, created: boolean) {
+  c.header("ETag", etagOf(row));
+  if (created) c.header("Location", locationOf(c, row.id));
 }
 
-const creating = jobBodyHook<typeof createJobRoute>(() => ({ create: true }));
-const updatingById = jobBodyHook<typeof updateJobRoute>((c) => ({ id: Number(c.req.param("id")) }));
-const puttingByReference = jobBodyHook<typeof putJobByReferenceRoute>((_, body) =>
-  typeof body.referenceId === "string" && body.referenceId !== "" ? { referenceId: body.referenceId } : undefined,
-);
+/**
+ * POST with an Idempotency-Key (DESIGN 11): the key is claimed first; the response's job is
+ * recorded with it in the job's own write batch, so a replay answers exactly the same.
+ */
+async function createIdempotently(c: Context<AppEnv>, key: string, body: Record<string, unknown>) {
+  const { db, employerId } = caller(c);
+  const outcome = await claimKey(db, employerId, key, await requestHash("POST /jobs", body), nowSeconds());
+  if (outcome.kind === "replay") {
+    const row = JSON.parse(outcome.body) as JobRow;
+    describeJob(c, row, true);
+    c.header("Idempotent-Replayed", "true");
+    return row;
+  }
+  try {
+    const result = await createJob(caller(c), body, {
+      extras: (written) => [completeKey(outcome.claim, 201, jobSnapshot(employerId, written))],
+    });
+    if (!result.stored) throw new Error("A write without validateOnly is always stored.");
+    describeJob(c, result.row, true);
+    return result.row;
+  } catch (error) {
+    await releaseKey(db, outcome.claim);
+    throw error;
+  }
+}
 
-export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+// The job bodies are documented by these schemas and checked against them member by member in
+// one evaluation (src/jobs/evaluate.ts), not by the route's validator.
+base.openAPIRegistry.register("JobInput", JobInputSchema);
+base.openAPIRegistry.register("JobByReferenceInput", JobByReferenceInputSchema);
+
+
+export const jobsApi = base
   .openapi(getJobRoute, async (c) => {
-    const row = await getJob(c.var.db, c.var.employerId, c.req.valid("param").id);
+    const row = await getJob(caller(c), c.req.valid("param").id);
+    const etag = etagOf(row);
+    const held = parsePreconditions(c.req.header("If-None-Match"));
+    c.header("ETag", etag);
+    if (held && ifNoneMatchHits(held, etag)) return c.body(null, 304);
     return c.json(toJob(row), 200);
   })
   .openapi(listJobsRoute, async (c) => {
@@ -56,25 +79,39 @@ export const jobsApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     return c.json({ data: rows.map(toJobHeader), paging: buildPaging(c, total, page, pageSize) }, 200);
   })
   .openapi(createJobRoute, async (c) => {
-    const row = await createJob(c.var.db, c.var.employerId, c.req.valid("json"));
-    c.header("Location", locationOf(c, row.id));
-    return c.json(toJob(row), 201);
-  }, creating)
+    const body = c.req.valid("json") as Record<string, unknown>;
+    const { validateOnly } = c.req.valid("query");
+    const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    // A validate-only request writes nothing, so there is nothing for a key to protect.
+    if (key && !validateOnly) {
+      return c.json(toJob(await createIdempotently(c, key, body)), 201);
+    }
+    const result = await createJob(caller(c), body, { validateOnly });
+    if (!result.stored) return c.json(toJobPreview(result.preview), 200);
+    describeJob(c, result.row, true);
+    return c.json(toJob(result.row), 201);
+  })
   .openapi(updateJobRoute, async (c) => {
-    const row = await updateJobById(c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"));
-    return c.json(toJob(row), 200);
-  }, updatingById)
+    const body = c.req.valid("json") as Record<string, unknown>;
+    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c) };
+    const result = await updateJobById(caller(c), c.req.valid("param").id, body, options);
+    if (!result.stored) return c.json(toJobPreview(result.preview), 200);
+    describeJob(c, result.row, false);
+    return c.json(toJob(result.row), 200);
+  })
   .openapi(putJobByReferenceRoute, async (c) => {
-    const { row, created } = await putJobByReference(c.var.db, c.var.employerId, c.req.valid("json"));
-    if (!created) return c.json(toJob(row), 200);
-    c.header("Location", locationOf(c, row.id));
-    return c.json(toJob(row), 201);
-  }, puttingByReference)
+    const body = c.req.valid("json") as Record<string, unknown>;
+    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c) };
+    const result = await putJobByReference(caller(c), body, options);
+    if (!result.stored) return c.json(toJobPreview(result.preview), 200);
+    describeJob(c, result.row, result.created);
+    return result.created ? c.json(toJob(result.row), 201) : c.json(toJob(result.row), 200);
+  })
   .openapi(deleteJobRoute, async (c) => {
-    await removeJob(c.var.db, c.var.employerId, { id: c.req.valid("param").id });
+    await removeJob(caller(c), { id: c.req.valid("param").id }, ifMatchOf(c));
     return c.body(null, 204);
   })
   .openapi(deleteJobByReferenceRoute, async (c) => {
-    await removeJob(c.var.db, c.var.employerId, { referenceId: c.req.valid("json").referenceId });
+    await removeJob(caller(c), { referenceId: c.req.valid("json").referenceId }, ifMatchOf(c));
     return c.body(null, 204);
   });

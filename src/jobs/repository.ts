@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import type { NewPlace } from "../locations/resolve";
+import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
 import { distinctIds, distinctPlaces, flattenSalary } from "./rules";
 import type { JobStatus } from "./schemas";
@@ -35,6 +36,7 @@ export interface JobRow {
   locations: string;
   /** JSON array of {id, name}, in the client's order. */
   categories: string;
+  revision: number;
 }
 
 export type JobHeaderRow = Pick<
@@ -46,18 +48,18 @@ export type JobHeaderRow = Pick<
 // cannot carry raw SQL with parameters (it looks for a prepared statement raw queries lack).
 const dialect = new SQLiteAsyncDialect();
 
-function prepare(db: Database, query: SQL): D1PreparedStatement {
+function statement(db: Database, query: SQL): D1PreparedStatement {
   const { sql: text, params } = dialect.sqlToQuery(query);
   return db.$client.prepare(text).bind(...params);
 }
 
 async function all<T>(db: Database, query: SQL): Promise<T[]> {
-  return (await prepare(db, query).all<T>()).results;
+  return (await statement(db, query).all<T>()).results;
 }
 
 /** One round trip, atomic: D1 runs a batch as one transaction. */
 async function batch(db: Database, queries: SQL[]): Promise<D1Result[]> {
-  return db.$client.batch(queries.map((query) => prepare(db, query)));
+  return db.$client.batch(queries.map((query) => statement(db, query)));
 }
 
 /** Which job a statement means: by id, by referenceId, or the one this batch just inserted. */
@@ -74,6 +76,36 @@ function jobIdOf(employerId: number, key: JobKey): SQL {
   return sql`(SELECT max(id) FROM jobs)`;
 }
 
+// --- guards ---------------------------------------------------------------------------------
+// `write_guards` (drizzle/0005) aborts the whole batch when the condition is false; the error
+// names the reason, so the caller learns why nothing was written.
+
+/** The batch stopped because the job's revision was not the expected one (or it is gone). */
+export class RevisionMismatch extends Error {}
+/** The batch stopped because the employer has as many places of its own as allowed. */
+export class PlaceLimitReached extends Error {}
+
+const guard = (condition: SQL, reason: "revision" | "place_limit") =>
+  sql`INSERT INTO write_guards (passed, reason) VALUES (${condition}, ${reason})`;
+
+function guardFailure(error: unknown): Error | undefined {
+  const message = error instanceof Error ? error.message : "";
+  if (message.includes("write_guard:revision")) return new RevisionMismatch();
+  if (message.includes("write_guard:place_limit")) return new PlaceLimitReached();
+  return undefined;
+}
+
+/** Runs a write batch; a guard that stopped it is rethrown as what it means. */
+async function guardedBatch(db: Database, queries: SQL[]): Promise<D1Result[]> {
+  try {
+    return await batch(db, queries);
+  } catch (error) {
+    throw guardFailure(error) ?? error;
+  }
+}
+
+// --- reading a job --------------------------------------------------------------------------
+
 const locationsJson = sql`(
   SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'description', l.description, 'type', l.type) ORDER BY jl.position)
   FROM job_locations jl JOIN locations l ON l.id = jl.location_id WHERE jl.job_id = j.id)`;
@@ -82,30 +114,72 @@ const categoriesJson = sql`(
   SELECT json_group_array(json_object('id', c.id, 'name', c.name) ORDER BY jc.position)
   FROM job_categories jc JOIN categories c ON c.id = jc.category_id WHERE jc.job_id = j.id)`;
 
-/** The whole job in ONE statement: GET costs one round trip, and writes end with it in their batch. */
-function selectJob(employerId: number, key: JobKey): SQL {
-  return sql`
-    SELECT j.id, j.reference_id AS referenceId, j.employer_id AS employerId, e.name AS employerName,
-      j.title, j.publish_date AS publishDate, j.close_date AS closeDate, j.confidential,
-      j.auto_refresh AS autoRefresh, j.status,
-      j.position_type_id AS positionTypeId, pt.name AS positionTypeName,
-      j.salary_amount AS salaryAmount, j.salary_max_amount AS salaryMaxAmount,
-      j.salary_type_id AS salaryTypeId, st.name AS salaryTypeName, st.unit AS salaryTypeUnit,
-      j.salary_plus_commission AS salaryPlusCommission, j.description,
-      j.applicant_routing_type_id AS routingTypeId, art.name AS routingTypeName,
-      j.application_email AS applicationEmail, j.application_url AS applicationUrl,
-      ${locationsJson} AS locations, ${categoriesJson} AS categories
+/** JobRow's members and the SQL of each, once: for the SELECT and for the JSON snapshot. */
+const JOB_COLUMNS: [keyof JobRow, SQL][] = [
+  ["id", sql`j.id`],
+  ["referenceId", sql`j.reference_id`],
+  ["employerId", sql`j.employer_id`],
+  ["employerName", sql`e.name`],
+  ["title", sql`j.title`],
+  ["publishDate", sql`j.publish_date`],
+  ["closeDate", sql`j.close_date`],
+  ["confidential", sql`j.confidential`],
+  ["autoRefresh", sql`j.auto_refresh`],
+  ["status", sql`j.status`],
+  ["positionTypeId", sql`j.position_type_id`],
+  ["positionTypeName", sql`pt.name`],
+  ["salaryAmount", sql`j.salary_amount`],
+  ["salaryMaxAmount", sql`j.salary_max_amount`],
+  ["salaryTypeId", sql`j.salary_type_id`],
+  ["salaryTypeName", sql`st.name`],
+  ["salaryTypeUnit", sql`st.unit`],
+  ["salaryPlusCommission", sql`j.salary_plus_commission`],
+  ["description", sql`j.description`],
+  ["routingTypeId", sql`j.applicant_routing_type_id`],
+  ["routingTypeName", sql`art.name`],
+  ["applicationEmail", sql`j.application_email`],
+  ["applicationUrl", sql`j.application_url`],
+  ["locations", locationsJson],
+  ["categories", categoriesJson],
+  ["revision", sql`j.revision`],
+];
+
+const JOB_FROM = sql`
     FROM jobs j
     JOIN employers e ON e.id = j.employer_id
     LEFT JOIN position_types pt ON pt.id = j.position_type_id
     LEFT JOIN salary_types st ON st.id = j.salary_type_id
-    LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id
-    WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`;
+    LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id`;
+
+const selectedColumns = sql.join(
+  JOB_COLUMNS.map(([name, expression]) => sql`${expression} AS ${sql.identifier(name)}`),
+  sql`, `,
+);
+
+/** The whole job in ONE statement: GET costs one round trip, and writes end with it in their batch. */
+function selectJob(employerId: number, key: JobKey): SQL {
+  return sql`SELECT ${selectedColumns} ${JOB_FROM} WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`;
+}
+
+/**
+ * The job as a JSON text of its JobRow, as a scalar SQL expression: a statement in a write
+ * batch stores what the job became (an idempotent replay, an event) without another read.
+ * `JSON.parse` of it is a JobRow, so the one representation (toJob) renders it later.
+ */
+export function jobSnapshot(employerId: number, key: JobKey): SQL {
+  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
+  return sql`(SELECT json_object(${sql.join(members, sql`, `)}) ${JOB_FROM}
+    WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId})`;
 }
 
 export async function findJob(db: Database, employerId: number, key: JobKey): Promise<JobRow | undefined> {
   return (await all<JobRow>(db, selectJob(employerId, key)))[0];
 }
+
+// --- writing a job --------------------------------------------------------------------------
+
+/** Statements a caller adds to a job's write batch (an idempotency record, an event). */
+export type ExtraStatements = (written: JobKey) => SQL[];
 
 const COLUMN_NAMES: Record<keyof ColumnChanges, string> = {
   referenceId: "reference_id",
@@ -128,26 +202,34 @@ const COLUMN_NAMES: Record<keyof ColumnChanges, string> = {
 
 const sqlValue = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
 
-/** Places nobody created yet; an existing row with the same key is left alone. */
-function upsertPlaces(places: JobPlace[]): SQL[] {
-  return places
+/** DESIGN 3: at most this many places of an employer's own. */
+export const MAX_OWNED_PLACES = 1_000;
+
+const ownedPlace = (employerId: number, place: NewPlace) =>
+  sql`l.owner_employer_id = ${employerId} AND l.name_key = ${place.nameKey} AND l.province_code = ${place.provinceCode} AND l.type = 'City'`;
+
+/**
+ * Places of the employer's own that do not exist yet: created while it has fewer than the
+ * limit, then a guard stops the batch if one is still missing (the limit was reached).
+ */
+function upsertOwnedPlaces(employerId: number, places: JobPlace[]): SQL[] {
+  return distinctPlaces(places)
     .filter((p): p is { kind: "create"; place: NewPlace } => p.kind === "create")
-    .map(({ place }) =>
+    .flatMap(({ place }) => [
       sql`
-        INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source)
-        VALUES (${place.name}, ${place.description}, 'City', ${place.provinceCode}, ${place.nameKey}, NULL, 'employer')
+        INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source, owner_employer_id)
+        SELECT ${place.name}, ${place.description}, 'City', ${place.provinceCode}, ${place.nameKey}, NULL, 'employer', ${employerId}
+        WHERE (SELECT count(*) FROM locations WHERE owner_employer_id = ${employerId}) < ${MAX_OWNED_PLACES}
         ON CONFLICT DO NOTHING`,
-    );
+      guard(sql`EXISTS (SELECT 1 FROM locations l WHERE ${ownedPlace(employerId, place)})`, "place_limit"),
+    ]);
 }
 
 /** Link rows are written only if the job exists and is the employer's, whatever happened since the read. */
 function linkStatements(employerId: number, key: JobKey, job: JobState) {
   const jobId = jobIdOf(employerId, key);
   const places = distinctPlaces(job.places).map((place, position) => {
-    const location =
-      place.kind === "known"
-        ? sql`l.id = ${place.location.id}`
-        : sql`l.name_key = ${place.place.nameKey} AND l.province_code = ${place.place.provinceCode} AND l.type = 'City'`;
+    const location = place.kind === "known" ? sql`l.id = ${place.location.id}` : ownedPlace(employerId, place.place);
     return sql`
       INSERT INTO job_locations (job_id, location_id, position)
       SELECT j.id, l.id, ${position} FROM jobs j, locations l
@@ -167,8 +249,14 @@ export function isReferenceIdConflict(error: unknown): boolean {
   return /UNIQUE constraint failed: jobs\.employer_id, jobs\.reference_id/.test(message);
 }
 
-/** One atomic batch: new places, the job, its links, and the job read back. */
-export async function insertJob(db: Database, employerId: number, job: JobState, now: number): Promise<JobRow> {
+/** One atomic batch: new places, the job, its links, the caller's extras, and the job read back. */
+export async function insertJob(
+  db: Database,
+  employerId: number,
+  job: JobState,
+  now: number,
+  extras: ExtraStatements = () => [],
+): Promise<JobRow> {
   const salary = flattenSalary(job.salary);
   const key = { justInserted: true } as const;
   const links = linkStatements(employerId, key, job);
@@ -180,65 +268,86 @@ export async function insertJob(db: Database, employerId: number, job: JobState,
       ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
       ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
       ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now})`;
-  const results = await batch(db, [insert, ...upsertPlaces(job.places), ...links.places, ...links.categories, selectJob(employerId, key)]);
+  const results = await guardedBatch(db, [
+    ...upsertOwnedPlaces(employerId, job.places),
+    insert,
+    ...links.places,
+    ...links.categories,
+    ...extras(key),
+    selectJob(employerId, key),
+  ]);
   return results.at(-1)!.results[0] as JobRow;
 }
 
+export interface JobUpdate {
+  columns: ColumnChanges;
+  job: JobState;
+  placesChanged: boolean;
+  categoriesChanged: boolean;
+}
+
 /**
- * One atomic batch: only the changed columns (so a concurrent PUT of other members is not
- * undone), link rows only for the lists the request sent, and the job read back.
+ * One atomic batch, conditioned on the revision the change was merged onto: when the job has
+ * another revision by now (or is gone), a guard stops the batch before anything is stored and
+ * RevisionMismatch is thrown. Only the changed columns and lists are written.
  */
 export async function updateJob(
   db: Database,
   employerId: number,
   id: number,
-  change: { columns: ColumnChanges; job: JobState; placesSent: boolean; categoriesSent: boolean },
+  expectedRevision: number,
+  change: JobUpdate,
   now: number,
-): Promise<JobRow | undefined> {
+  extras: ExtraStatements = () => [],
+): Promise<JobRow> {
   const key = { id };
   const assignments = Object.entries(change.columns).map(
     ([name, value]) => sql`${sql.identifier(COLUMN_NAMES[name as keyof ColumnChanges])} = ${sqlValue(value)}`,
   );
-  assignments.push(sql`updated_at = ${now}`);
+  assignments.push(sql`revision = revision + 1`, sql`updated_at = ${now}`);
   const links = linkStatements(employerId, key, change.job);
-  const statements = [sql`UPDATE jobs SET ${sql.join(assignments, sql`, `)} WHERE id = ${id} AND employer_id = ${employerId}`];
-  if (change.placesSent) {
-    statements.push(
-      ...upsertPlaces(change.job.places),
-      sql`DELETE FROM job_locations WHERE job_id = ${id} AND job_id IN (SELECT id FROM jobs WHERE employer_id = ${employerId})`,
-      ...links.places,
-    );
+  const statements = [
+    sql`UPDATE jobs SET ${sql.join(assignments, sql`, `)}
+        WHERE id = ${id} AND employer_id = ${employerId} AND revision = ${expectedRevision}`,
+    guard(sql`changes() = 1`, "revision"),
+  ];
+  if (change.placesChanged) {
+    statements.push(...upsertOwnedPlaces(employerId, change.job.places), sql`DELETE FROM job_locations WHERE job_id = ${id}`, ...links.places);
   }
-  if (change.categoriesSent) {
-    statements.push(
-      sql`DELETE FROM job_categories WHERE job_id = ${id} AND job_id IN (SELECT id FROM jobs WHERE employer_id = ${employerId})`,
-      ...links.categories,
-    );
+  if (change.categoriesChanged) {
+    statements.push(sql`DELETE FROM job_categories WHERE job_id = ${id}`, ...links.categories);
   }
-  const results = await batch(db, [...statements, selectJob(employerId, key)]);
-  return results.at(-1)!.results[0] as JobRow | undefined;
+  const results = await guardedBatch(db, [...statements, ...extras(key), selectJob(employerId, key)]);
+  return results.at(-1)!.results[0] as JobRow;
 }
 
-/** One statement; false when the employer has no such job. Link rows go by ON DELETE CASCADE. */
-export async function deleteJob(db: Database, employerId: number, key: JobKey): Promise<boolean> {
+/**
+ * One statement; false when the employer has no such job, or (with `etags`, from If-Match)
+ * when its ETag is none of them: the check and the delete are one step (etag.ts makes the
+ * same `"id.revision"`). Link rows go by ON DELETE CASCADE.
+ */
+export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[]): Promise<boolean> {
+  const matching = etags
+    ? sql`AND ('"' || id || '.' || revision || '"') IN (${sql.join(etags.map((tag) => sql`${tag}`), sql`, `)})`
+    : sql``;
   const rows = await all(db, sql`
-    DELETE FROM jobs WHERE id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} RETURNING id`);
+    DELETE FROM jobs WHERE id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} ${matching} RETURNING id`);
   return rows.length > 0;
 }
 
-/** City names the gazetteer lacks may exist as places employers created (rare: one lookup). */
-export async function findCreatedPlaces(
+/** The employer's own places with these names (a city named alone, or one it may have created). */
+export async function findOwnedPlaces(
   db: Database,
+  employerId: number,
   nameKeys: string[],
-): Promise<Map<string, { id: number; name: string; description: string; type: string }>> {
-  const rows = await all<{ id: number; name: string; description: string; type: string; nameKey: string }>(db, sql`
-    SELECT id, name, description, type, name_key AS nameKey FROM locations
-    WHERE name_key IN (${sql.join(nameKeys.map((k) => sql`${k}`), sql`, `)})
-    ORDER BY coalesce(population_rank, 2147483647), id`);
-  const found = new Map<string, { id: number; name: string; description: string; type: string }>();
-  for (const { nameKey, ...location } of rows) if (!found.has(nameKey)) found.set(nameKey, location);
-  return found;
+): Promise<(Location & { nameKey: string; provinceCode: string })[]> {
+  return all(db, sql`
+    SELECT id, name, description, type, name_key AS nameKey, province_code AS provinceCode FROM locations
+    WHERE owner_employer_id = ${employerId} AND name_key IN (${sql.join(nameKeys.map((k) => sql`${k}`), sql`, `)})
+    ORDER BY id`);
 }
+
+// --- the list -------------------------------------------------------------------------------
 
 export interface ListFilter {
   status?: JobStatus;
@@ -258,28 +367,33 @@ function ftsPhrase(text: string): string {
 
 // The trigram index only finds terms of at least 3 characters.
 const MIN_INDEXED_TERM = 3;
+/** job_search rowids are employer_id * 2^32 + job id (drizzle/0005): one range per employer. */
+const SEARCH_ROWID_SPAN = 4_294_967_296;
 
 /**
  * A page of headers and the exact total, in one batch. Without `q` the total is read from
  * job_counts (at most 3 rows, whatever the employer's size) and the page is found on the
  * (employer_id, [status,] publish_date, id) index before any row is read, deep pages included.
- * With `q` of 3 characters or more, the trigram index is read first (CROSS JOIN keeps SQLite
- * from walking the employer's index instead), so both the page and the total cost what the
- * matches cost, not what the employer's job count costs.
+ * With `q` of 3 characters or more, the trigram index is read within the caller's rowid range
+ * only (CROSS JOIN keeps SQLite from walking the employer's index instead), so both the page
+ * and the total cost what the caller's own matches cost, whatever other employers store.
  */
 export async function listJobs(db: Database, employerId: number, filter: ListFilter): Promise<{ rows: JobHeaderRow[]; total: number }> {
   const conditions = [sql`j.employer_id = ${employerId}`];
   if (filter.status) conditions.push(sql`j.status = ${filter.status}`);
   const term = filter.q;
   const indexed = term !== undefined && [...term].length >= MIN_INDEXED_TERM;
+  const first = employerId * SEARCH_ROWID_SPAN;
   if (indexed) {
-    conditions.push(sql`jobs_search MATCH ${ftsPhrase(term)}`);
+    conditions.push(
+      sql`job_search MATCH ${ftsPhrase(term)} AND job_search.rowid BETWEEN ${first} AND ${first + SEARCH_ROWID_SPAN - 1}`,
+    );
   } else if (term) {
     const pattern = `%${escapeLike(term)}%`;
     conditions.push(sql`(j.title LIKE ${pattern} ESCAPE '\\' OR j.reference_id LIKE ${pattern} ESCAPE '\\')`);
   }
   const where = sql.join(conditions, sql` AND `);
-  const from = indexed ? sql`jobs_search CROSS JOIN jobs j ON j.id = jobs_search.rowid` : sql`jobs j`;
+  const from = indexed ? sql`job_search CROSS JOIN jobs j ON j.id = job_search.rowid - ${first}` : sql`jobs j`;
   const total = term
     ? sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`
     : sql`SELECT coalesce(sum(total), 0) AS total FROM job_counts

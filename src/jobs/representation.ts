@@ -1,11 +1,13 @@
+import type { ReferenceData } from "../reference/repository";
 import type { Location } from "../reference/schemas";
 import { formatDate } from "./dates";
 import { amountJson } from "./money";
 import type { JobHeaderRow, JobRow } from "./repository";
 import type { JobState } from "./rules";
-import type { Job, JobHeader } from "./schemas";
+import { distinctIds, distinctPlaces, flattenSalary } from "./rules";
+import type { Job, JobHeader, JobPreview } from "./schemas";
 
-const employerOf = (row: JobHeaderRow) => ({ id: row.employerId, name: row.employerName });
+const employerOf = (row: Pick<JobHeaderRow, "employerId" | "employerName">) => ({ id: row.employerId, name: row.employerName });
 const locationsOf = (row: Pick<JobRow, "locations">): Location[] => JSON.parse(row.locations ?? "[]");
 
 /** Spec 2.7: the list item. */
@@ -24,6 +26,62 @@ export function toJobHeader(row: JobHeaderRow): JobHeader {
 
 /** Spec 2.1, in its order: every member present, null where absent; money as four-decimal JSON numbers. */
 export function toJob(row: JobRow): Job {
+  return render(row) as Job;
+}
+
+/**
+ * DESIGN 11, validate-only: the job as it would be stored. `id` is null when it would be
+ * created, and so is a place's `id` when the place would be created with it.
+ */
+export function toJobPreview(row: PreviewRow): JobPreview {
+  return render(row);
+}
+
+/** A JobRow not read from the database: the merged job with the names it would join. */
+export type PreviewRow = Omit<JobRow, "id"> & { id: number | null };
+
+export function previewRow(
+  job: JobState,
+  stored: { id: number | null; employerId: number; employerName: string; revision: number },
+  reference: ReferenceData,
+): PreviewRow {
+  const named = <T extends { id: number }>(list: T[], id: number | null) => (id === null ? undefined : list.find((item) => item.id === id));
+  const positionType = named(reference.positionTypes, job.positionTypeId);
+  const salaryType = named(reference.salaryTypes, job.salary?.typeId ?? null);
+  const routing = named(reference.applicantRoutingTypes, job.routingTypeId);
+  const salary = flattenSalary(job.salary);
+  const places = distinctPlaces(job.places).map((place) =>
+    place.kind === "known" ? place.location : { id: null, name: place.place.name, description: place.place.description, type: "City" },
+  );
+  const categories = distinctIds(job.categoryIds).map((id) => ({ id, name: named(reference.categories, id)?.name ?? "" }));
+  return {
+    ...stored,
+    referenceId: job.referenceId,
+    title: job.title,
+    publishDate: job.publishDate,
+    closeDate: job.closeDate,
+    confidential: Number(job.confidential),
+    autoRefresh: Number(job.autoRefresh),
+    status: job.status,
+    positionTypeId: job.positionTypeId,
+    positionTypeName: positionType?.name ?? null,
+    salaryAmount: salary.salaryAmount,
+    salaryMaxAmount: salary.salaryMaxAmount,
+    salaryTypeId: salary.salaryTypeId,
+    salaryTypeName: salaryType?.name ?? null,
+    salaryTypeUnit: salaryType?.unit ?? null,
+    salaryPlusCommission: salary.salaryPlusCommission === null ? null : Number(salary.salaryPlusCommission),
+    description: job.description,
+    routingTypeId: job.routingTypeId,
+    routingTypeName: routing?.name ?? null,
+    applicationEmail: job.applicationEmail,
+    applicationUrl: job.applicationUrl,
+    locations: JSON.stringify(places),
+    categories: JSON.stringify(categories),
+  };
+}
+
+function render(row: PreviewRow): JobPreview {
   return {
     id: row.id,
     referenceId: row.referenceId,

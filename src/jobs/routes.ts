@@ -6,8 +6,11 @@ import {
   JobInputSchema,
   JobListQuerySchema,
   JobListSchema,
+  JobPreviewSchema,
   JobSchema,
+  jobBody,
   ReferenceIdBodySchema,
+  ValidateOnlyQuerySchema,
 } from "./schemas";
 
 const tags = ["Jobs"];
@@ -20,13 +23,45 @@ const jsonBody = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
 });
-const jobResponse = (description: string) => ({ description, content: { "application/json": { schema: JobSchema } } });
+const etagHeader = {
+  ETag: {
+    description: "The job's current entity tag (DESIGN 11): send it in If-Match to change the job only if nobody else did.",
+    schema: { type: "string" as const, maxLength: 64, example: '"1234.7"' },
+  },
+};
+const jobResponse = (description: string) => ({
+  description,
+  headers: etagHeader,
+  content: { "application/json": { schema: JobSchema } },
+});
 const locationHeader = {
   Location: {
     description: "Absolute address of the new job: {base_url}/api/v1.1/jobs/{id}.",
     schema: { type: "string" as const, example: "https://api.example.com/api/v1.1/jobs/1234" },
   },
+  ...etagHeader,
 };
+const previewResponse = {
+  description: "`validateOnly=true`: the job as it would be stored; nothing was written.",
+  content: { "application/json": { schema: JobPreviewSchema } },
+};
+/** 200 of a PUT: the updated job, or with `validateOnly=true` the job as it would be stored. */
+const updatedOrPreview = {
+  description: "Updated (with an ETag), or with `validateOnly=true` the job as it would be stored (nothing written).",
+  headers: etagHeader,
+  content: { "application/json": { schema: z.union([JobSchema, JobPreviewSchema]) } },
+};
+const ifMatchHeader = z.object({
+  "if-match": z
+    .string()
+    .max(1024)
+    .optional()
+    .openapi({
+      description:
+        "Change the job only if its current ETag is one of these (`*`: any existing job). Otherwise 412 with the current ETag. Weak tags never match.",
+      example: '"1234.7"',
+    }),
+});
 
 export const getJobRoute = createRoute({
   method: "get",
@@ -34,8 +69,21 @@ export const getJobRoute = createRoute({
   tags,
   security,
   summary: "Read one job",
-  request: { params: IdParamSchema },
-  responses: { 200: jobResponse("The job."), ...problemResponses(400, 401, 404, 429, 500) },
+  request: {
+    params: IdParamSchema,
+    headers: z.object({
+      "if-none-match": z
+        .string()
+        .max(1024)
+        .optional()
+        .openapi({ description: "An ETag you hold: 304 with no body while the job still has it.", example: '"1234.7"' }),
+    }),
+  },
+  responses: {
+    200: jobResponse("The job."),
+    304: { description: "The job still has the ETag you sent in If-None-Match.", headers: etagHeader },
+    ...problemResponses(400, 401, 404, 429, 500),
+  },
 });
 
 export const listJobsRoute = createRoute({
@@ -62,10 +110,25 @@ export const createJobRoute = createRoute({
   description:
     "Defaults: status draft, closeDate 60 days after publishDate, booleans false. A referenceId already used by you is a 409 naming the existing job (`existingJobId`).",
   middleware: [requireJsonBody] as const,
-  request: { body: jsonBody(JobInputSchema, "The job; locations and categories are required.") },
+  request: {
+    query: ValidateOnlyQuerySchema,
+    headers: z.object({
+      "idempotency-key": z
+        .string()
+        .max(257)
+        .optional()
+        .openapi({
+          description:
+            "Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (`Idempotent-Replayed: true`) and creates nothing.",
+          example: "9b7e4c1a-0f5e-4a53-8d55-2f0e6b1c7a90",
+        }),
+    }),
+    body: jsonBody(jobBody(JobInputSchema, "JobInput"), "The job; locations and categories are required."),
+  },
   responses: {
-    201: { ...jobResponse("Created."), headers: locationHeader },
-    ...problemResponses(400, 401, 409, 413, 415, 429, 500),
+    200: previewResponse,
+    201: { ...jobResponse("Created (or, with Idempotent-Replayed: true, the first response to this Idempotency-Key again)."), headers: locationHeader },
+    ...problemResponses(400, 401, 409, 413, 415, 422, 429, 500),
   },
 });
 
@@ -78,8 +141,13 @@ export const updateJobRoute = createRoute({
   description:
     "Only the members sent change (JSON Merge Patch); the merged job must satisfy every rule. Moving back to draft is a 409.",
   middleware: [requireJsonBody] as const,
-  request: { params: IdParamSchema, body: jsonBody(JobInputSchema, "The members to change.") },
-  responses: { 200: jobResponse("Updated."), ...problemResponses(400, 401, 404, 409, 413, 415, 429, 500) },
+  request: {
+    params: IdParamSchema,
+    query: ValidateOnlyQuerySchema,
+    headers: ifMatchHeader,
+    body: jsonBody(jobBody(JobInputSchema, "JobInput"), "The members to change."),
+  },
+  responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 404, 409, 412, 413, 415, 429, 500) },
 });
 
 export const putJobByReferenceRoute = createRoute({
@@ -90,11 +158,18 @@ export const putJobByReferenceRoute = createRoute({
   summary: "Create or partially update the job with this referenceId",
   description: "Idempotent: repeating the same PUT never creates a second job, even when the repeats arrive together.",
   middleware: [requireJsonBody] as const,
-  request: { body: jsonBody(JobByReferenceInputSchema, "referenceId names the job; the other members as for POST.") },
+  request: {
+    query: ValidateOnlyQuerySchema,
+    headers: ifMatchHeader,
+    body: jsonBody(
+      jobBody(JobByReferenceInputSchema, "JobByReferenceInput"),
+      "referenceId names the job; the other members as for POST.",
+    ),
+  },
   responses: {
-    200: jobResponse("Updated."),
+    200: updatedOrPreview,
     201: { ...jobResponse("Created."), headers: locationHeader },
-    ...problemResponses(400, 401, 409, 413, 415, 429, 500),
+    ...problemResponses(400, 401, 409, 412, 413, 415, 429, 500),
   },
 });
 
@@ -104,8 +179,8 @@ export const deleteJobRoute = createRoute({
   tags,
   security,
   summary: "Delete a job",
-  request: { params: IdParamSchema },
-  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 429, 500) },
+  request: { params: IdParamSchema, headers: ifMatchHeader },
+  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 412, 429, 500) },
 });
 
 export const deleteJobByReferenceRoute = createRoute({
@@ -115,6 +190,6 @@ export const deleteJobByReferenceRoute = createRoute({
   security,
   summary: "Delete the job with this referenceId",
   middleware: [requireJsonBody] as const,
-  request: { body: jsonBody(ReferenceIdBodySchema, "The job's referenceId.") },
-  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 413, 415, 429, 500) },
+  request: { headers: ifMatchHeader, body: jsonBody(ReferenceIdBodySchema, "The job's referenceId.") },
+  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 412, 413, 415, 429, 500) },
 });

@@ -148,7 +148,7 @@ const placeKeyOf = (place: JobPlace) =>
   place.kind === "known" ? `id:${place.location.id}` : `new:${place.place.nameKey}|${place.place.provinceCode}`;
 
 /** The same place or category twice counts once; the first mention keeps its position. */
-export function distinctPlaces(places: JobPlace[]): JobPlace[] {
+export function distinctPlaces<P extends JobPlace>(places: P[]): P[] {
   const seen = new Set<string>();
   return places.filter((place) => !seen.has(placeKeyOf(place)) && seen.add(placeKeyOf(place)));
 }
@@ -269,4 +269,29 @@ export function changedColumns(before: JobState, after: JobState): ColumnChanges
     if (salaryBefore[key] !== salaryAfter[key]) changes[key] = salaryAfter[key];
   }
   return changes as ColumnChanges;
+}
+
+const placeKeys = (places: JobPlace[]) => distinctPlaces(places).map(placeKeyOf).join(",");
+
+/** What a merged job changes against the stored one: columns, and whether each list changed. */
+export function changesOf(before: JobState, after: JobState) {
+  const columns = changedColumns(before, after);
+  const placesChanged = placeKeys(before.places) !== placeKeys(after.places);
+  const categoriesChanged = distinctIds(before.categoryIds).join(",") !== distinctIds(after.categoryIds).join(",");
+  return { columns, placesChanged, categoriesChanged, any: Object.keys(columns).length > 0 || placesChanged || categoriesChanged };
+}
+
+/** True when `field` is `other`, inside it, or contains it (`salary` and `salary.amount`). */
+function overlaps(field: string, other: string): boolean {
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  return within(field, other) || within(other, field);
+}
+
+/**
+ * One list of every broken rule: a member whose value had the wrong type is reported once,
+ * for its type, not again by a rule that missed it (`salary.amount` "must be a number", not
+ * also "is required").
+ */
+export function mergeErrors(typeErrors: FieldError[], ruleErrors: FieldError[]): FieldError[] {
+  return [...typeErrors, ...ruleErrors.filter((rule) => !typeErrors.some((type) => overlaps(rule.field, type.field)))];
 }

@@ -153,6 +153,19 @@ export const JobSchema = JobHeaderSchema.extend({
 }).openapi("Job");
 
 export type Job = z.infer<typeof JobSchema>;
+
+/** DESIGN 11, `validateOnly=true`: the job as it would be stored; ids of what would be created are null. */
+// Built from the shapes, not by .extend(): an extension of a named schema is documented as
+// allOf with it, and `id` cannot be both an integer and null.
+export const JobPreviewSchema = z
+  .object({
+    ...JobSchema.shape,
+    id: z.number().int().nullable().openapi({ example: null }),
+    locations: z.array(z.object({ ...LocationSchema.shape, id: z.number().int().nullable().openapi({ example: 21 }) })),
+  })
+  .openapi("JobPreview");
+
+export type JobPreview = z.infer<typeof JobPreviewSchema>;
 export type JobHeader = z.infer<typeof JobHeaderSchema>;
 
 export const JobListSchema = z.object({ data: z.array(JobHeaderSchema), paging: PagingSchema }).openapi("JobList");
@@ -160,4 +173,27 @@ export const JobListSchema = z.object({ data: z.array(JobHeaderSchema), paging: 
 export const JobListQuerySchema = PagingQuerySchema.extend({
   q: z.string().max(256).optional().openapi({ param: { name: "q", in: "query" }, example: "account" }),
   status: z.enum(JOB_STATUSES).optional().openapi({ param: { name: "status", in: "query" }, example: "active" }),
+});
+
+const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A job body as a route declares it: documented (and typed, for hono/client) as `schema`, but
+ * only checked here for being a JSON object. Its members are checked by the job rules in one
+ * evaluation (src/jobs/evaluate.ts, through the same `schema`), so that one answer names every
+ * broken member and rule together (DESIGN 5).
+ */
+export function jobBody<S extends z.ZodObject>(schema: S, name: string) {
+  return z
+    .custom<z.input<S>>(isJsonObject, { message: "The body must be a JSON object." })
+    .openapi({ type: "object", $ref: `#/components/schemas/${name}` } as never);
+}
+
+/** DESIGN 11: `validateOnly=true` checks everything and writes nothing. */
+export const ValidateOnlyQuerySchema = z.object({
+  validateOnly: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => value === "true")
+    .openapi({ param: { name: "validateOnly", in: "query" }, type: "string", enum: ["true", "false"], example: "true" } as never),
 });

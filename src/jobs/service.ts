@@ -1,193 +1,195 @@
 import type { Database } from "../db/client";
-import { cleanDescription } from "../description/clean";
-import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../http/problem";
-import { resolvePlace, unknownCityMessage } from "../locations/resolve";
-import { loadReferenceData } from "../reference/repository";
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
 import { nowSeconds } from "./dates";
+import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
+import { evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
 import {
   deleteJob,
-  findCreatedPlaces,
   findJob,
   insertJob,
   isReferenceIdConflict,
+  MAX_OWNED_PLACES,
+  PlaceLimitReached,
+  RevisionMismatch,
   updateJob,
+  type ExtraStatements,
   type JobKey,
   type JobRow,
 } from "./repository";
-import { toJobState } from "./representation";
-import { changedColumns, mergeJob, validateJob, type JobPlace, type JobState } from "./rules";
-import { JobInputSchema, type JobInput } from "./schemas";
+import { previewRow, toJobState, type PreviewRow } from "./representation";
+import { changesOf, type JobState } from "./rules";
+import { JobByReferenceInputSchema } from "./schemas";
 
-// The use cases behind the handlers: each reads at most once, then writes in one batch.
+// The use cases behind the handlers (and the batch): each reads at most once per attempt, then
+// writes in one atomic batch conditioned on what it read.
+
+export interface Caller {
+  db: Database;
+  employerId: number;
+}
+
+export interface WriteOptions {
+  /** DESIGN 11: evaluate everything, write nothing. */
+  validateOnly?: boolean;
+  /** DESIGN 11: If-Match, checked in the same statement as the write. */
+  ifMatch?: Preconditions;
+  /** Statements recorded in the job's own write batch (idempotency record, events). */
+  extras?: ExtraStatements;
+}
+
+export type WriteResult =
+  | { stored: true; row: JobRow; created: boolean }
+  | { stored: false; preview: PreviewRow; created: boolean };
 
 const NOT_FOUND = "You have no job with this id.";
 const NOT_FOUND_REFERENCE = "You have no job with this referenceId.";
+/**
+ * DESIGN 4: how often a request is merged again onto a job another request changed first.
+ * Every conflict means another write was stored, so n simultaneous writers all finish within
+ * n attempts; this bounds the work of one request under any contention.
+ */
+export const MAX_MERGE_ATTEMPTS = 20;
 
-async function resolveLocations(
-  db: Database,
-  locations: NonNullable<JobInput["locations"]>,
-  gazetteer: Awaited<ReturnType<typeof loadReferenceData>>["gazetteer"],
-): Promise<{ places: JobPlace[]; errors: FieldError[] }> {
-  const errors: FieldError[] = [];
-  const resolutions = locations.map((location) => resolvePlace(location.description, gazetteer));
-  const lookups = resolutions.flatMap((r) => (r.kind === "lookup" ? [r.nameKey] : []));
-  const created = lookups.length ? await findCreatedPlaces(db, lookups) : new Map();
-  const places: JobPlace[] = [];
-  resolutions.forEach((resolution, i) => {
-    const field = `locations[${i}].description`;
-    if (resolution.kind === "invalid") errors.push({ field, message: resolution.message });
-    else if (resolution.kind === "create") places.push(resolution);
-    else if (resolution.kind === "known") places.push(resolution);
-    else {
-      const location = created.get(resolution.nameKey);
-      if (location) places.push({ kind: "known", location });
-      else errors.push({ field, message: unknownCityMessage(resolution.name) });
-    }
-  });
-  return { places, errors };
-}
+const notFound = (key: JobKey) => new NotFoundError("id" in key ? NOT_FOUND : NOT_FOUND_REFERENCE);
 
-interface Evaluation {
-  job: JobState;
-  errors: FieldError[];
-  conflict?: string;
-}
-
-/** The request merged into the job (or into a new one) and checked as a whole. */
-async function evaluate(db: Database, current: JobState | null, input: JobInput, now: number): Promise<Evaluation> {
-  const reference = await loadReferenceData(db);
-  const resolved = input.locations ? await resolveLocations(db, input.locations, reference.gazetteer) : undefined;
-  const places = input.locations === null ? [] : resolved?.places;
-  const description =
-    input.description === undefined ? undefined : input.description ? await cleanDescription(input.description) : null;
-  const { job, conflict } = mergeJob(current, input, { now, places, description });
-  const errors = [...(resolved?.errors ?? []), ...validateJob(job, reference)];
-  // A location the client got wrong is reported once, at its own path, not again as a count.
-  return { job, conflict, errors: resolved?.errors.length ? errors.filter((e) => e.field !== "locations") : errors };
-}
-
-async function prepare(db: Database, current: JobState | null, input: JobInput, now: number): Promise<JobState> {
-  const { job, errors, conflict } = await evaluate(db, current, input, now);
+/** The evaluation's verdict: the merged job, or the 409/400 it earns. */
+function accept({ job, errors, conflict }: Evaluation): JobState {
   if (conflict) throw new ConflictError("invalid-transition", conflict);
   if (errors.length) throw new ValidationError(errors);
   return job;
 }
 
-const memberOf = (field: string) => field.split(/[.[]/)[0];
-
-/** Which job a body that failed on member types was meant for. */
-export type BodyTarget = { create: true } | JobKey;
-
-/**
- * For a body that already failed on member types: the rules of the whole (merged) job,
- * checked with the members that did parse, so one response names every broken rule. Members
- * that failed are not reported twice. A PUT for a job that does not exist reports nothing more
- * (its 404, or its creation by referenceId, comes once the types are right).
- */
-export async function ruleErrorsBesides(
-  db: Database,
-  employerId: number,
-  target: BodyTarget,
-  body: unknown,
-  typeErrors: FieldError[],
-): Promise<FieldError[]> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return [];
-  const failed = new Set(typeErrors.map((e) => memberOf(e.field)));
-  const input: Record<string, unknown> = {};
-  for (const [member, schema] of Object.entries(JobInputSchema.shape)) {
-    const parsed = schema.safeParse((body as Record<string, unknown>)[member]);
-    if (parsed.success && parsed.data !== undefined) input[member] = parsed.data;
-  }
-  let current: JobState | null = null;
-  if (!("create" in target)) {
-    const row = await findJob(db, employerId, target);
-    if (!row && "id" in target) return [];
-    current = row ? toJobState(row) : null;
-  }
-  const { errors } = await evaluate(db, current, input as JobInput, nowSeconds());
-  return errors.filter((e) => !failed.has(memberOf(e.field)));
-}
-
-async function existingReferenceConflict(db: Database, employerId: number, referenceId: string): Promise<never> {
+async function duplicateReference(db: Database, employerId: number, referenceId: string): Promise<never> {
   const existing = await findJob(db, employerId, { referenceId });
   throw new ConflictError("duplicate-reference-id", `You already have a job with referenceId "${referenceId}".`, {
     existingJobId: existing?.id ?? null,
   });
 }
 
-export async function getJob(db: Database, employerId: number, id: number): Promise<JobRow> {
+const placeLimit = () =>
+  new ValidationError([
+    {
+      field: "locations",
+      message: `You have ${MAX_OWNED_PLACES} places of your own, the most allowed; use places from /api/v1.1/locations.`,
+    },
+  ]);
+
+/** The ETag a 412 carries: the job's current one, or none when it is gone (then 404). */
+async function preconditionFailed(db: Database, employerId: number, key: JobKey): Promise<never> {
+  const current = await findJob(db, employerId, key);
+  if (!current) throw notFound(key);
+  throw new PreconditionFailedError(etagOf(current));
+}
+
+export async function getJob({ db, employerId }: Caller, id: number): Promise<JobRow> {
   const row = await findJob(db, employerId, { id });
   if (!row) throw new NotFoundError(NOT_FOUND);
   return row;
 }
 
-export async function createJob(db: Database, employerId: number, input: JobInput): Promise<JobRow> {
+/** Inserts the job; null when its referenceId was taken meanwhile and `onTaken` says try again. */
+async function insert(
+  { db, employerId }: Caller,
+  prepared: PreparedBody,
+  options: WriteOptions,
+  onTaken: "conflict" | "retry",
+): Promise<WriteResult | null> {
   const now = nowSeconds();
-  const job = await prepare(db, null, input, now);
+  const job = accept(evaluate(prepared, null, now));
+  if (options.validateOnly) {
+    const [existing, employerName] = await Promise.all([
+      job.referenceId === null ? undefined : findJob(db, employerId, { referenceId: job.referenceId }),
+      employerNameOf(db, employerId),
+    ]);
+    if (existing && onTaken === "conflict") await duplicateReference(db, employerId, job.referenceId!);
+    if (existing) return null;
+    return { stored: false, preview: previewRow(job, { id: null, employerId, employerName, revision: 0 }, prepared.reference), created: true };
+  }
   try {
-    return await insertJob(db, employerId, job, now);
+    return { stored: true, row: await insertJob(db, employerId, job, now, options.extras), created: true };
   } catch (error) {
-    if (job.referenceId !== null && isReferenceIdConflict(error)) return existingReferenceConflict(db, employerId, job.referenceId);
-    throw error;
+    if (error instanceof PlaceLimitReached) throw placeLimit();
+    if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
+    if (onTaken === "retry") return null;
+    return duplicateReference(db, employerId, job.referenceId);
   }
 }
 
-async function applyUpdate(db: Database, employerId: number, current: JobRow, input: JobInput): Promise<JobRow> {
-  const now = nowSeconds();
-  const before = toJobState(current);
-  const job = await prepare(db, before, input, now);
-  try {
-    const row = await updateJob(
-      db,
-      employerId,
-      current.id,
-      {
-        columns: changedColumns(before, job),
-        job,
-        placesSent: input.locations !== undefined,
-        categoriesSent: input.categories !== undefined,
-      },
-      now,
-    );
-    // Deleted between our read and our write.
-    if (!row) throw new NotFoundError(NOT_FOUND);
-    return row;
-  } catch (error) {
-    if (job.referenceId !== null && isReferenceIdConflict(error)) return existingReferenceConflict(db, employerId, job.referenceId);
-    throw error;
-  }
+async function employerNameOf(db: Database, employerId: number): Promise<string> {
+  const row = await db.query.employers.findFirst({ columns: { name: true }, where: (e, { eq }) => eq(e.id, employerId) });
+  return row?.name ?? "";
 }
 
-export async function updateJobById(db: Database, employerId: number, id: number, input: JobInput): Promise<JobRow> {
-  const current = await findJob(db, employerId, { id });
-  if (!current) throw new NotFoundError(NOT_FOUND);
-  return applyUpdate(db, employerId, current, input);
+/**
+ * The merge-and-write loop of every PUT (DESIGN 4): read the job, merge the request onto it,
+ * validate the merged job, write it conditioned on the revision read. When another write came
+ * first, merge and validate again onto the newer job — unless the client pinned the revision
+ * with If-Match, which then fails (412). A referenceId with no job creates one when `create`.
+ */
+async function write(caller: Caller, key: JobKey, prepared: PreparedBody, options: WriteOptions, create: boolean): Promise<WriteResult> {
+  const { db, employerId } = caller;
+  const pinned = options.ifMatch !== undefined && !options.ifMatch.any;
+  for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
+    const current = await findJob(db, employerId, key);
+    if (!current) {
+      if (!create) throw notFound(key);
+      // DESIGN 11: with If-Match, a PUT by referenceId never creates.
+      if (options.ifMatch) throw new PreconditionFailedError();
+      const created = await insert(caller, prepared, options, "retry");
+      if (created) return created;
+      continue; // created by a concurrent request meanwhile: update it instead
+    }
+    if (options.ifMatch && !ifMatchPasses(options.ifMatch, etagOf(current))) throw new PreconditionFailedError(etagOf(current));
+    const now = nowSeconds();
+    const before = toJobState(current);
+    const job = accept(evaluate(prepared, before, now));
+    if (options.validateOnly) {
+      return { stored: false, preview: previewRow(job, current, prepared.reference), created: false };
+    }
+    const change = changesOf(before, job);
+    // Nothing changes: nothing is written, and the ETag stays.
+    if (!change.any) return { stored: true, row: current, created: false };
+    try {
+      return { stored: true, row: await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, options.extras), created: false };
+    } catch (error) {
+      if (error instanceof PlaceLimitReached) throw placeLimit();
+      if (job.referenceId !== null && isReferenceIdConflict(error)) return duplicateReference(db, employerId, job.referenceId);
+      if (!(error instanceof RevisionMismatch)) throw error;
+      if (pinned) return preconditionFailed(db, employerId, { id: current.id });
+    }
+  }
+  throw new ConflictError(
+    "edit-conflict",
+    `The job changed ${MAX_MERGE_ATTEMPTS} times while this request was applied; send it again.`,
+  );
+}
+
+export async function createJob(caller: Caller, body: Record<string, unknown>, options: WriteOptions = {}): Promise<WriteResult> {
+  const prepared = await prepareBody(caller.db, caller.employerId, body);
+  return (await insert(caller, prepared, options, "conflict"))!;
+}
+
+export async function updateJobById(caller: Caller, id: number, body: Record<string, unknown>, options: WriteOptions = {}): Promise<WriteResult> {
+  const prepared = await prepareBody(caller.db, caller.employerId, body);
+  return write(caller, { id }, prepared, options, false);
 }
 
 /**
  * Spec 4.3: create when the referenceId is new, else update. Two identical PUTs racing both
  * try to insert; the unique index lets one win, and the loser updates the winner's job.
  */
-export async function putJobByReference(
-  db: Database,
-  employerId: number,
-  input: JobInput & { referenceId: string },
-): Promise<{ row: JobRow; created: boolean }> {
-  const key = { referenceId: input.referenceId };
-  const current = await findJob(db, employerId, key);
-  if (current) return { row: await applyUpdate(db, employerId, current, input), created: false };
-  const now = nowSeconds();
-  const job = await prepare(db, null, input, now);
-  try {
-    return { row: await insertJob(db, employerId, job, now), created: true };
-  } catch (error) {
-    if (!isReferenceIdConflict(error)) throw error;
-    const winner = await findJob(db, employerId, key);
-    if (!winner) throw error;
-    return { row: await applyUpdate(db, employerId, winner, input), created: false };
-  }
+export async function putJobByReference(caller: Caller, body: Record<string, unknown>, options: WriteOptions = {}): Promise<WriteResult> {
+  const prepared = await prepareBody(caller.db, caller.employerId, body, JobByReferenceInputSchema);
+  const referenceId = prepared.input.referenceId;
+  // Without a valid referenceId there is no job to name: the body's errors are the answer.
+  if (typeof referenceId !== "string") throw new ValidationError(prepared.errors);
+  return write(caller, { referenceId }, prepared, options, true);
 }
 
-export async function removeJob(db: Database, employerId: number, key: JobKey): Promise<void> {
-  if (!(await deleteJob(db, employerId, key))) throw new NotFoundError("id" in key ? NOT_FOUND : NOT_FOUND_REFERENCE);
+/** The one-statement delete; with If-Match, only the revisions it names may go. */
+export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions): Promise<void> {
+  const etags = ifMatch && !ifMatch.any ? ifMatch.strong : undefined;
+  if (await deleteJob(db, employerId, key, etags)) return;
+  if (etags) await preconditionFailed(db, employerId, key);
+  throw notFound(key);
 }

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { findApiKey } from "../auth/api-keys";
 import type { AppEnv } from "../env";
 import { buildPaging } from "../http/paging";
 import { NotFoundError } from "../http/problem";
@@ -16,6 +17,7 @@ import {
 // Reference data is public and changes only with a deploy; locations may gain places.
 const STATIC_CACHE = "public, max-age=3600";
 const LOCATIONS_CACHE = "public, max-age=300";
+const NO_LOCATION = "No location has this id.";
 
 export const referenceApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(listPositionTypes, async (c) => {
@@ -41,8 +43,17 @@ export const referenceApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     return c.json({ data: rows, paging: buildPaging(c, total, page, pageSize) }, 200);
   })
   .openapi(getLocationRoute, async (c) => {
-    const location = await findLocation(c.var.db, c.req.valid("param").id);
-    if (!location) throw new NotFoundError("No location has this id.");
-    c.header("Cache-Control", LOCATIONS_CACHE);
+    const found = await findLocation(c.var.db, c.req.valid("param").id);
+    if (!found) throw new NotFoundError(NO_LOCATION);
+    const { ownerEmployerId, ...location } = found;
+    if (ownerEmployerId === null) {
+      c.header("Cache-Control", LOCATIONS_CACHE);
+      return c.json(location, 200);
+    }
+    // DESIGN 3: a place an employer created is answered to that employer's key only.
+    const apiKey = c.req.header("API-Key")?.trim();
+    const caller = apiKey ? await findApiKey(c.env.API_KEYS, apiKey) : null;
+    if (caller?.employerId !== ownerEmployerId) throw new NotFoundError(NO_LOCATION);
+    c.header("Cache-Control", "private, no-store");
     return c.json(location, 200);
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { applicantRoutingTypes, categories, locations, positionTypes, salaryTypes } from "../db/schema";
 import { placeKey } from "../locations/place-key";
@@ -73,7 +73,12 @@ export async function searchLocations(
 ): Promise<{ rows: Location[]; total: number }> {
   const key = placeKey(query ?? "");
   // A range on name_key uses its index, where LIKE 'key%' would not.
-  const filter = key ? and(gte(locations.nameKey, key), lt(locations.nameKey, `${key}\uffff`)) : undefined;
+  // The gazetteer only: places employers created are theirs (DESIGN 2), never listed here.
+  // owner_employer_id IS NULL leads locations_owner_place_unique, so the range stays on it.
+  const filter = and(
+    isNull(locations.ownerEmployerId),
+    key ? and(gte(locations.nameKey, key), lt(locations.nameKey, `${key}\uffff`)) : undefined,
+  );
   const [rows, [{ total }]] = await db.batch([
     db
       .select(locationColumns)
@@ -87,6 +92,11 @@ export async function searchLocations(
   return { rows, total };
 }
 
-export async function findLocation(db: Database, id: number): Promise<Location | undefined> {
-  return db.select(locationColumns).from(locations).where(eq(locations.id, id)).get();
+/** A location with the employer that owns it (null: the public gazetteer). */
+export async function findLocation(db: Database, id: number): Promise<(Location & { ownerEmployerId: number | null }) | undefined> {
+  return db
+    .select({ ...locationColumns, ownerEmployerId: locations.ownerEmployerId })
+    .from(locations)
+    .where(eq(locations.id, id))
+    .get();
 }

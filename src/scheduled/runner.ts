@@ -2,10 +2,11 @@ import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { createDatabase, type Database } from "../db/client";
 import { employers, jobs } from "../db/schema";
 import type { Env } from "../env";
+import { expiredKeys } from "../idempotency/repository";
 
 export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
 
-export type RuleName = "expiry" | "auto-refresh";
+export type RuleName = "expiry" | "auto-refresh" | "idempotency-keys";
 
 export interface RuleOutcome {
   rule: RuleName;
@@ -27,14 +28,14 @@ export function scheduledRules(db: Database, nowSeconds: number) {
       // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
       statement: db
         .update(jobs)
-        .set({ status: "archived", updatedAt: touched })
+        .set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` })
         .where(and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))),
     },
     {
       rule: "auto-refresh",
       statement: db
         .update(jobs)
-        .set({ publishDate: nowSeconds, updatedAt: touched })
+        .set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` })
         .where(
           and(
             eq(jobs.status, "active"),
@@ -52,6 +53,11 @@ export function scheduledRules(db: Database, nowSeconds: number) {
           ),
         ),
     },
+    {
+      rule: "idempotency-keys",
+      // DESIGN 11: keys are remembered 24 hours.
+      statement: expiredKeys(db, nowSeconds),
+    },
   ] as const;
 }
 
@@ -62,7 +68,7 @@ export function scheduledRules(db: Database, nowSeconds: number) {
 export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date): Promise<RuleOutcome[]> {
   const db = createDatabase(env.DB);
   const rules = scheduledRules(db, Math.floor(now.getTime() / 1000));
-  // D1's meta.changes also counts rows that triggers write (job_counts, jobs_search), so each
+  // D1's meta.changes also counts rows that triggers write (job_counts, job_search), so each
   // UPDATE is followed by SQLite's changes(): the rows that statement itself changed.
   const [first, ...rest] = rules.flatMap((r) => [r.statement, db.all<{ changed: number }>(sql`SELECT changes() AS changed`)]);
   const results = await db.batch([first, ...rest]);

@@ -1,0 +1,113 @@
+import type { z } from "zod";
+import type { Database } from "../db/client";
+import { cleanDescription } from "../description/clean";
+import { parseMembers } from "../http/partial-parse";
+import { ProblemError, type FieldError } from "../http/problem";
+import { toFieldErrors } from "../http/validation";
+import { resolvePlace, unknownCityMessage } from "../locations/resolve";
+import { loadReferenceData, type ReferenceData } from "../reference/repository";
+import { findOwnedPlaces } from "./repository";
+import { mergeErrors, mergeJob, validateJob, type JobPlace, type JobState } from "./rules";
+import { JobInputSchema, type JobInput } from "./schemas";
+
+// One evaluation of a job body (DESIGN 4 and 5): every member parsed on its own, the valid ones
+// merged into the job (or a new one) and the result checked as a whole, so one answer names
+// every wrong type and every broken rule. The parts that do not depend on the stored job
+// (parsing, cleaning the description, resolving places) run once per request, however often
+// a concurrent change makes the merge run again.
+
+export interface PreparedBody {
+  input: JobInput;
+  /** Wrong types, refused descriptions and places that cannot be resolved. */
+  errors: FieldError[];
+  reference: ReferenceData;
+  /** The request's places, resolved; undefined when it sent no `locations`. */
+  places?: JobPlace[];
+  /** The cleaned description; undefined when not sent, null when it cleans to nothing. */
+  description?: string | null;
+}
+
+export interface Evaluation {
+  job: JobState;
+  errors: FieldError[];
+  /** A move that is not allowed (409, not 400). */
+  conflict?: string;
+}
+
+/** Places the request names, each resolved; city names the gazetteer lacks are looked up among the employer's own. */
+async function resolveLocations(
+  db: Database,
+  employerId: number,
+  locations: NonNullable<JobInput["locations"]>,
+  reference: ReferenceData,
+): Promise<{ places: JobPlace[]; errors: FieldError[] }> {
+  const errors: FieldError[] = [];
+  const resolutions = locations.map((location) => resolvePlace(location.description, reference.gazetteer));
+  // A city named alone may be one of the employer's own places: one lookup, which also finds
+  // the places written with a code in the same request ("Smallville" and "Smallville, SK" are
+  // then one place). Places written with a code need no read: the write upserts them.
+  const lookups = resolutions.filter((r) => r.kind === "lookup");
+  const names = resolutions.flatMap((r) => (r.kind === "lookup" ? [r.nameKey] : r.kind === "create" ? [r.place.nameKey] : []));
+  const owned = lookups.length ? await findOwnedPlaces(db, employerId, [...new Set(names)]) : [];
+  const places: JobPlace[] = [];
+  resolutions.forEach((resolution, i) => {
+    const field = `locations[${i}].description`;
+    if (resolution.kind === "invalid") return errors.push({ field, message: resolution.message });
+    if (resolution.kind === "known") return places.push(resolution);
+    const match =
+      resolution.kind === "lookup"
+        ? owned.find((place) => place.nameKey === resolution.nameKey)
+        : owned.find((place) => place.nameKey === resolution.place.nameKey && place.provinceCode === resolution.place.provinceCode);
+    if (match) {
+      const { id, name, description, type } = match;
+      return places.push({ kind: "known", location: { id, name, description, type } });
+    }
+    if (resolution.kind === "create") return places.push(resolution);
+    errors.push({ field, message: unknownCityMessage(resolution.name) });
+  });
+  return { places, errors };
+}
+
+async function cleanedDescription(text: string | null | undefined): Promise<{ description?: string | null; errors: FieldError[] }> {
+  if (text === undefined) return { errors: [] };
+  if (!text) return { description: null, errors: [] };
+  try {
+    const cleaned = await cleanDescription(text);
+    // DESIGN 4: a description that cleans to nothing is stored as null, like "".
+    return { description: cleaned.trim() === "" ? null : cleaned, errors: [] };
+  } catch (error) {
+    if (error instanceof ProblemError && error.extra.errors) return { errors: error.extra.errors };
+    throw error;
+  }
+}
+
+/** The request body, parsed member by member, with its description cleaned and its places resolved. */
+export async function prepareBody(
+  db: Database,
+  employerId: number,
+  body: Record<string, unknown>,
+  schema: z.ZodObject = JobInputSchema,
+): Promise<PreparedBody> {
+  const { data, issues } = parseMembers(schema, body);
+  const input = data as JobInput;
+  const reference = await loadReferenceData(db);
+  const [resolved, cleaned] = await Promise.all([
+    input.locations ? resolveLocations(db, employerId, input.locations, reference) : undefined,
+    cleanedDescription(input.description),
+  ]);
+  return {
+    input,
+    errors: [...toFieldErrors(issues), ...(resolved?.errors ?? []), ...cleaned.errors],
+    reference,
+    places: input.locations === null ? [] : resolved?.places,
+    description: cleaned.description,
+  };
+}
+
+/** The prepared body merged onto `current` (null: a new job) and checked as a whole. */
+export function evaluate(prepared: PreparedBody, current: JobState | null, now: number): Evaluation {
+  const { input, reference, places, description } = prepared;
+  const { job, conflict } = mergeJob(current, input, { now, places, description });
+  // A member the client got wrong (a place included) is reported once, at its own path.
+  return { job, conflict, errors: mergeErrors(prepared.errors, validateJob(job, reference)) };
+}
