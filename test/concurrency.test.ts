@@ -157,3 +157,74 @@ describe("concurrency", () => {
     expect(await countRows(employer.employerId, "FLAPPING")).toBeLessThanOrEqual(1);
   });
 });
+
+// DESIGN 4: a PUT's write is conditioned on the revision its merge started from; when another
+// write came first, the request is merged and validated again onto the newer job. The other
+// write is made to land exactly between the request's read and its write.
+describe("rules spanning members hold under concurrent PUTs (DESIGN 4)", () => {
+  const putBetween = async (employer: { apiKey: string }, path: string, json: unknown, meanwhile: () => Promise<unknown>) => {
+    const { interleavedD1, requestWith } = await import("./support/interleave");
+    return requestWith(interleavedD1(meanwhile), path, { method: "PUT", apiKey: employer.apiKey, json });
+  };
+  const stored = async (employer: { apiKey: string }, id: number) => (await request(`/jobs/${id}`, { apiKey: employer.apiKey })).json<any>();
+
+  it("salary 100–200: {amount: 150} and {maxAmount: 120}, each valid alone, never store amount 150 with max 120", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, { salary: { amount: 100, maxAmount: 200, type: { id: 1 } } });
+    const other = () => request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { salary: { maxAmount: 120 } } });
+    const res = await putBetween(employer, `/jobs/${job.id}`, { salary: { amount: 150 } }, other);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).errors.map((e: any) => e.field)).toEqual(["salary.maxAmount"]);
+    expect((await stored(employer, job.id)).salary).toMatchObject({ amount: 100, maxAmount: 120 });
+  });
+
+  it("routing and its address: an email change racing a switch to URL routing does not leave an email on a URL-routed job", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, { applicantRoutingType: { id: 1 }, applicationEmail: "hr@acme.example" });
+    const toUrl = { applicantRoutingType: { id: 2 }, applicationUrl: "https://acme.example/apply" };
+    const other = () => request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: toUrl });
+    const res = await putBetween(employer, `/jobs/${job.id}`, { applicationEmail: "jobs@acme.example" }, other);
+    // Merged again onto the URL-routed job, the email is ignored and stored as null (DESIGN 4).
+    expect(res.status).toBe(200);
+    expect(await stored(employer, job.id)).toMatchObject({ ...toUrl, applicantRoutingType: { id: 2, name: "URL" }, applicationEmail: null });
+  });
+
+  it("a re-publish racing a closeDate change: closeDate stays after publishDate", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, { status: "active" });
+    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "archived" } });
+    // Published ten days ago, then archived.
+    await env.DB.prepare("UPDATE jobs SET publish_date = publish_date - 10 * 86400 WHERE id = ?").bind(job.id).run();
+    const fiveDaysAgo = new Date(Date.now() - 5 * 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
+    // Valid alone: after the job's publishDate ten days ago.
+    const other = () => request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { closeDate: fiveDaysAgo } });
+    const res = await putBetween(employer, `/jobs/${job.id}`, { status: "active" }, other);
+    expect(res.status).toBe(200);
+    const after = await stored(employer, job.id);
+    // Merged again onto the newer job, the re-publish finds closeDate past and moves it (DESIGN 4).
+    expect(Date.parse(after.closeDate)).toBeGreaterThan(Date.parse(after.publishDate));
+    expect(Date.parse(after.closeDate) - Date.parse(after.publishDate)).toBe(60 * 86_400_000);
+  });
+
+  it("changes of different members made between read and write are both kept", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer);
+    const other = () => request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { confidential: true } });
+    const res = await putBetween(employer, `/jobs/${job.id}`, { title: "Both kept" }, other);
+    expect(res.status).toBe(200);
+    expect(await stored(employer, job.id)).toMatchObject({ title: "Both kept", confidential: true });
+  });
+
+  it("a PUT by referenceId racing a DELETE creates the job (spec 4.3), and its failed first write left no place behind", async () => {
+    const employer = await createEmployer();
+    await postJob(employer, { referenceId: "RACE-DEL-1" });
+    const other = () => request("/jobs", { method: "DELETE", apiKey: employer.apiKey, json: { referenceId: "RACE-DEL-1" } });
+    const body = jobBody({ referenceId: "RACE-DEL-1", locations: [{ description: "Racing Hollow, MB" }] });
+    const res = await putBetween(employer, "/jobs", body, other);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as any).locations[0].description).toBe("Racing Hollow, MB");
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM locations WHERE name_key = 'racing hollow'").first<{ n: number }>())!;
+    expect(n).toBe(1);
+    expect(await countRows(employer.employerId, "RACE-DEL-1")).toBe(1);
+  });
+});

@@ -146,3 +146,62 @@ describe("list totals and search at scale (counters and trigram index)", () => {
     }
   });
 });
+
+describe("q costs what the caller's own jobs cost (DESIGN 6a)", () => {
+  /** The statements a request ran, with their bound values, captured from the D1 binding. */
+  async function statementsOf(path: string, apiKey: string) {
+    const { default: worker } = await import("../src/index");
+    const { API } = await import("./support/api");
+    const ran: { sql: string; params: unknown[] }[] = [];
+    const capture = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(t, prop) {
+          const value = Reflect.get(t, prop, t);
+          if (typeof value !== "function") return value;
+          if (prop === "withSession") return (c?: string) => capture((t as D1Database).withSession(c));
+          if (prop === "prepare") {
+            return (sql: string) => {
+              const statement = (t as D1Database).prepare(sql);
+              return new Proxy(statement, {
+                get(s, p) {
+                  const v = Reflect.get(s, p, s);
+                  if (p === "bind") return (...params: unknown[]) => (ran.push({ sql, params }), v.apply(s, params));
+                  return typeof v === "function" ? v.bind(s) : v;
+                },
+              });
+            };
+          }
+          return value.bind(t);
+        },
+      });
+    const res = await worker.fetch(new Request(`${API}${path}`, { headers: { "API-Key": apiKey } }), { ...env, DB: capture(env.DB) }, {} as ExecutionContext);
+    expect(res.status).toBe(200);
+    return ran;
+  }
+
+  it("the search reads the trigram index within the caller's rowid range only (EXPLAIN QUERY PLAN), never another employer's entries", async () => {
+    const other = await createEmployer();
+    for (let i = 0; i < 3; i++) await postJob(other, { title: `Accountant ${i}` });
+    const ran = await statementsOf("/jobs?q=accountant", employer.apiKey);
+    expect(ran.length).toBeGreaterThan(0);
+    for (const { sql, params } of ran) {
+      const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((r) => r.detail);
+      const search = plan.filter((step) => step.includes("job_search"));
+      expect(search.length, sql).toBeGreaterThan(0);
+      // FTS5's plan: M = MATCH, then the rowid bounds it was given (> and <): a range, not all rowids.
+      for (const step of search) expect(step).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*[><]{2}/);
+      expect(plan.some((step) => /SCAN j\b|SCAN jobs/.test(step)), plan.join(" | ")).toBe(false);
+    }
+  });
+
+  it("another employer's matches are not counted or listed: the total is the caller's own", async () => {
+    const mine = await createEmployer();
+    const theirs = await createEmployer();
+    await postJob(mine, { title: "Payroll Accountant" });
+    for (let i = 0; i < 5; i++) await postJob(theirs, { title: `Payroll Accountant ${i}` });
+    const res = await request("/jobs?q=payroll", { apiKey: mine.apiKey });
+    const body = await res.json<any>();
+    expect(body.paging.total).toBe(1);
+    expect(body.data.map((j: any) => j.employer.id)).toEqual([mine.employerId]);
+  });
+});

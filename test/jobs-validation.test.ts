@@ -171,3 +171,36 @@ describe("request format", () => {
     }
   });
 });
+
+describe("every broken rule in one answer (DESIGN 5)", () => {
+  it("a member whose part has the wrong type still has its other parts checked: salary.amount and salary.type.id both named", async () => {
+    await rejected(jobBody({ salary: { amount: "x", type: { id: 99 } } }), ["salary.amount", "salary.type.id"]);
+  });
+
+  it("wrong types, a rule on the merged job and an unknown place together, each named once", async () => {
+    const problem = await rejected(
+      {
+        title: 42,
+        locations: [{ description: "Nowheresville" }],
+        categories: [{ id: 1 }, { id: 999 }],
+        applicantRoutingType: { id: 2 },
+        confidential: "yes",
+      },
+      ["title", "locations[0].description", "categories[1].id", "applicationUrl", "confidential"],
+    );
+    expect(problem.errors!.filter((e) => e.field === "title")).toHaveLength(1);
+  });
+
+  it("a PUT's wrong type and the merged job's broken rule come in one answer", async () => {
+    const job = await postJob(employer, { salary: { amount: 100, maxAmount: 200, type: { id: 1 } } });
+    await rejected({ title: 7, salary: { amount: 300 } }, ["title", "salary.maxAmount"], { method: "PUT", path: `/jobs/${job.id}` });
+  });
+});
+
+describe("a description that cleans to nothing (DESIGN 4)", () => {
+  it("is stored as null, like \"\"", async () => {
+    for (const description of ["<script>alert(1)</script>", "<!-- only a comment -->", "", "<style>p{}</style>  "]) {
+      expect((await postJob(employer, { description })).description, description).toBeNull();
+    }
+  });
+});

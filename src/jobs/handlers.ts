@@ -7,7 +7,7 @@ import { claimKey, completeKey, releaseKey } from "../idempotency/repository";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../idempotency/rules";
 import { nowSeconds } from "./dates";
 import { etagOf, ifNoneMatchHits, parsePreconditions } from "./etag";
-import { jobSnapshot, listJobs, type JobRow } from "./repository";
+import { jobSnapshot, listJobs, parseJobSnapshot, type JobRow } from "./repository";
 import { toJob, toJobHeader, toJobPreview } from "./representation";
 import {
   createJobRoute,
@@ -39,7 +39,7 @@ async function createIdempotently(c: Context<AppEnv>, key: string, body: Record<
   const { db, employerId } = caller(c);
   const outcome = await claimKey(db, employerId, key, await requestHash("POST /jobs", body), nowSeconds());
   if (outcome.kind === "replay") {
-    const row = JSON.parse(outcome.body) as JobRow;
+    const row = parseJobSnapshot(outcome.body);
     describeJob(c, row, true);
     c.header("Idempotent-Replayed", "true");
     return row;

@@ -164,12 +164,18 @@ function selectJob(employerId: number, key: JobKey): SQL {
 /**
  * The job as a JSON text of its JobRow, as a scalar SQL expression: a statement in a write
  * batch stores what the job became (an idempotent replay, an event) without another read.
- * `JSON.parse` of it is a JobRow, so the one representation (toJob) renders it later.
+ * parseJobSnapshot of it is a JobRow, so the one representation (toJob) renders it later.
  */
 export function jobSnapshot(employerId: number, key: JobKey): SQL {
   const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
   return sql`(SELECT json_object(${sql.join(members, sql`, `)}) ${JOB_FROM}
     WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId})`;
+}
+
+/** A jobSnapshot's text back as the JobRow it was taken from (SQLite nests the lists as JSON). */
+export function parseJobSnapshot(text: string): JobRow {
+  const row = JSON.parse(text) as Omit<JobRow, "locations" | "categories"> & { locations: unknown; categories: unknown };
+  return { ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) };
 }
 
 export async function findJob(db: Database, employerId: number, key: JobKey): Promise<JobRow | undefined> {

@@ -163,7 +163,27 @@ export const JobPreviewSchema = z
     id: z.number().int().nullable().openapi({ example: null }),
     locations: z.array(z.object({ ...LocationSchema.shape, id: z.number().int().nullable().openapi({ example: 21 }) })),
   })
-  .openapi("JobPreview");
+  .openapi("JobPreview", {
+    example: {
+      id: null,
+      referenceId: "ACME-2026-117",
+      employer: { id: 7, name: "Acme Ltd." },
+      title: "Senior Accountant",
+      publishDate: "2026-11-21T14:03:00Z",
+      locations: [{ id: null, name: "Smallville", description: "Smallville, SK", type: "City" }],
+      confidential: false,
+      status: "active",
+      closeDate: "2027-01-20T14:03:00Z",
+      autoRefresh: false,
+      categories: [{ id: 1, name: "Accounting" }],
+      positionType: { id: 1, name: "Full Time" },
+      salary: null,
+      description: "<p>Join our <strong>finance</strong> team.</p>",
+      applicantRoutingType: { id: 1, name: "Email" },
+      applicationEmail: "jobs@acme.example",
+      applicationUrl: null,
+    },
+  });
 
 export type JobPreview = z.infer<typeof JobPreviewSchema>;
 export type JobHeader = z.infer<typeof JobHeaderSchema>;
