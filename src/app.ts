@@ -14,6 +14,7 @@ import { noSniff, privateResponses } from "./http/middleware/security-headers";
 import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
+import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
@@ -46,7 +47,7 @@ export function createApp() {
   // authenticated and counted once.
   app.use(`${API_PREFIX}/jobs/*`, privateResponses, authenticate, limitJobRequests);
 
-  const routes = app.route("/", referenceApi).route("/", jobsApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

@@ -6,7 +6,7 @@ import { ProblemError, type FieldError } from "../http/problem";
 import { toFieldErrors } from "../http/validation";
 import { resolvePlace, unknownCityMessage } from "../locations/resolve";
 import { loadReferenceData, type ReferenceData } from "../reference/repository";
-import { findOwnedPlaces } from "./repository";
+import { findOwnedPlaces, type OwnedPlace } from "./repository";
 import { mergeErrors, mergeJob, validateJob, type JobPlace, type JobState } from "./rules";
 import { JobInputSchema, type JobInput } from "./schemas";
 
@@ -34,10 +34,36 @@ export interface Evaluation {
   conflict?: string;
 }
 
+/** The employer's own places with any of these names. */
+export type OwnedPlaces = (nameKeys: string[]) => Promise<OwnedPlace[]>;
+
+const ownedPlacesOf = (db: Database, employerId: number): OwnedPlaces => (nameKeys) => findOwnedPlaces(db, employerId, nameKeys);
+
+/**
+ * For many bodies at once (a batch): the one lookup all of them need, made up front, so the
+ * round trips do not grow with the number of bodies.
+ */
+export async function prefetchOwnedPlaces(db: Database, employerId: number, bodies: Record<string, unknown>[]): Promise<OwnedPlaces> {
+  const { gazetteer } = await loadReferenceData(db);
+  const names = new Set<string>();
+  let lookups = 0;
+  for (const body of bodies) {
+    const parsed = JobInputSchema.shape.locations.safeParse(body.locations);
+    for (const { description } of (parsed.success && parsed.data) || []) {
+      const resolution = resolvePlace(description, gazetteer);
+      if (resolution.kind === "lookup") lookups++;
+      if (resolution.kind === "lookup") names.add(resolution.nameKey);
+      if (resolution.kind === "create") names.add(resolution.place.nameKey);
+    }
+  }
+  // As for one body: only a city named alone needs the read (resolveLocations asks only then).
+  const found = lookups ? await findOwnedPlaces(db, employerId, [...names]) : [];
+  return async (nameKeys) => found.filter((place) => nameKeys.includes(place.nameKey));
+}
+
 /** Places the request names, each resolved; city names the gazetteer lacks are looked up among the employer's own. */
 async function resolveLocations(
-  db: Database,
-  employerId: number,
+  ownedPlaces: OwnedPlaces,
   locations: NonNullable<JobInput["locations"]>,
   reference: ReferenceData,
 ): Promise<{ places: JobPlace[]; errors: FieldError[] }> {
@@ -48,7 +74,7 @@ async function resolveLocations(
   // then one place). Places written with a code need no read: the write upserts them.
   const lookups = resolutions.filter((r) => r.kind === "lookup");
   const names = resolutions.flatMap((r) => (r.kind === "lookup" ? [r.nameKey] : r.kind === "create" ? [r.place.nameKey] : []));
-  const owned = lookups.length ? await findOwnedPlaces(db, employerId, [...new Set(names)]) : [];
+  const owned = lookups.length ? await ownedPlaces([...new Set(names)]) : [];
   const places: JobPlace[] = [];
   resolutions.forEach((resolution, i) => {
     const field = `locations[${i}].description`;
@@ -87,12 +113,13 @@ export async function prepareBody(
   employerId: number,
   body: Record<string, unknown>,
   schema: z.ZodObject = JobInputSchema,
+  ownedPlaces: OwnedPlaces = ownedPlacesOf(db, employerId),
 ): Promise<PreparedBody> {
   const { data, issues } = parseMembers(schema, body);
   const input = data as JobInput;
   const reference = await loadReferenceData(db);
   const [resolved, cleaned] = await Promise.all([
-    input.locations ? resolveLocations(db, employerId, input.locations, reference) : undefined,
+    input.locations ? resolveLocations(ownedPlaces, input.locations, reference) : undefined,
     cleanedDescription(input.description),
   ]);
   return {

@@ -95,8 +95,8 @@ function guardFailure(error: unknown): Error | undefined {
   return undefined;
 }
 
-/** Runs a write batch; a guard that stopped it is rethrown as what it means. */
-async function guardedBatch(db: Database, queries: SQL[]): Promise<D1Result[]> {
+/** Runs a write batch (one round trip, atomic); a guard that stopped it is rethrown as what it means. */
+export async function writeBatch(db: Database, queries: SQL[]): Promise<D1Result[]> {
   try {
     return await batch(db, queries);
   } catch (error) {
@@ -172,14 +172,44 @@ export function jobSnapshot(employerId: number, key: JobKey): SQL {
     WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId})`;
 }
 
+type Snapshot = Omit<JobRow, "locations" | "categories"> & { locations: unknown; categories: unknown };
+const fromSnapshot = (row: Snapshot): JobRow => ({ ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) });
+
 /** A jobSnapshot's text back as the JobRow it was taken from (SQLite nests the lists as JSON). */
 export function parseJobSnapshot(text: string): JobRow {
-  const row = JSON.parse(text) as Omit<JobRow, "locations" | "categories"> & { locations: unknown; categories: unknown };
-  return { ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) };
+  return fromSnapshot(JSON.parse(text) as Snapshot);
+}
+
+/** jobSnapshotsByReference's JSON (already parsed) back as JobRows. */
+export function fromJobSnapshots(snapshots: unknown[]): JobRow[] {
+  return (snapshots as Snapshot[]).map(fromSnapshot);
 }
 
 export async function findJob(db: Database, employerId: number, key: JobKey): Promise<JobRow | undefined> {
   return (await all<JobRow>(db, selectJob(employerId, key)))[0];
+}
+
+/** The employer's jobs with these referenceIds: one statement, two bound values, whatever the count. */
+function selectJobsByReference(employerId: number, referenceIds: string[]): SQL {
+  return sql`SELECT ${selectedColumns} ${JOB_FROM}
+    WHERE j.employer_id = ${employerId} AND j.reference_id IN (SELECT value FROM json_each(${JSON.stringify(referenceIds)}))`;
+}
+
+export async function findJobsByReference(db: Database, employerId: number, referenceIds: string[]): Promise<JobRow[]> {
+  return referenceIds.length ? all<JobRow>(db, selectJobsByReference(employerId, referenceIds)) : [];
+}
+
+/** Like jobSnapshot, for many jobs: a JSON array of their JobRows, as a scalar SQL expression. */
+export function jobSnapshotsByReference(employerId: number, referenceIds: string[]): SQL {
+  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
+  return sql`(SELECT json_group_array(json_object(${sql.join(members, sql`, `)})) ${JOB_FROM}
+    WHERE j.employer_id = ${employerId} AND j.reference_id IN (SELECT value FROM json_each(${JSON.stringify(referenceIds)})))`;
+}
+
+/** Runs the statements of many job writes in one atomic batch, then reads those jobs back. */
+export async function writeJobs(db: Database, employerId: number, statements: SQL[], readBack: string[]): Promise<JobRow[]> {
+  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)]);
+  return results.at(-1)!.results as JobRow[];
 }
 
 // --- writing a job --------------------------------------------------------------------------
@@ -255,7 +285,28 @@ export function isReferenceIdConflict(error: unknown): boolean {
   return /UNIQUE constraint failed: jobs\.employer_id, jobs\.reference_id/.test(message);
 }
 
-/** One atomic batch: new places, the job, its links, the caller's extras, and the job read back. */
+/** New places, the job and its links: the statements that insert one job. */
+export function insertStatements(employerId: number, job: JobState, now: number): SQL[] {
+  const salary = flattenSalary(job.salary);
+  const links = linkStatements(employerId, JUST_INSERTED, job);
+  return [
+    ...upsertOwnedPlaces(employerId, job.places),
+    sql`
+    INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
+      position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
+      applicant_routing_type_id, application_email, application_url, created_at, updated_at)
+    VALUES (${employerId}, ${job.referenceId}, ${job.title}, ${job.publishDate}, ${job.closeDate},
+      ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
+      ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
+      ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now})`,
+    ...links.places,
+    ...links.categories,
+  ];
+}
+
+const JUST_INSERTED = { justInserted: true } as const;
+
+/** One atomic batch: the insert, the caller's extras, and the job read back. */
 export async function insertJob(
   db: Database,
   employerId: number,
@@ -263,24 +314,10 @@ export async function insertJob(
   now: number,
   extras: ExtraStatements = () => [],
 ): Promise<JobRow> {
-  const salary = flattenSalary(job.salary);
-  const key = { justInserted: true } as const;
-  const links = linkStatements(employerId, key, job);
-  const insert = sql`
-    INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
-      position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
-      applicant_routing_type_id, application_email, application_url, created_at, updated_at)
-    VALUES (${employerId}, ${job.referenceId}, ${job.title}, ${job.publishDate}, ${job.closeDate},
-      ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
-      ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
-      ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now})`;
-  const results = await guardedBatch(db, [
-    ...upsertOwnedPlaces(employerId, job.places),
-    insert,
-    ...links.places,
-    ...links.categories,
-    ...extras(key),
-    selectJob(employerId, key),
+  const results = await writeBatch(db, [
+    ...insertStatements(employerId, job, now),
+    ...extras(JUST_INSERTED),
+    selectJob(employerId, JUST_INSERTED),
   ]);
   return results.at(-1)!.results[0] as JobRow;
 }
@@ -293,25 +330,16 @@ export interface JobUpdate {
 }
 
 /**
- * One atomic batch, conditioned on the revision the change was merged onto: when the job has
- * another revision by now (or is gone), a guard stops the batch before anything is stored and
- * RevisionMismatch is thrown. Only the changed columns and lists are written.
+ * The statements that update one job, conditioned on the revision the change was merged
+ * onto: when the job has another revision by now (or is gone), a guard stops the whole batch
+ * before anything is stored. Only the changed columns and lists are written.
  */
-export async function updateJob(
-  db: Database,
-  employerId: number,
-  id: number,
-  expectedRevision: number,
-  change: JobUpdate,
-  now: number,
-  extras: ExtraStatements = () => [],
-): Promise<JobRow> {
-  const key = { id };
+export function updateStatements(employerId: number, id: number, expectedRevision: number, change: JobUpdate, now: number): SQL[] {
   const assignments = Object.entries(change.columns).map(
     ([name, value]) => sql`${sql.identifier(COLUMN_NAMES[name as keyof ColumnChanges])} = ${sqlValue(value)}`,
   );
   assignments.push(sql`revision = revision + 1`, sql`updated_at = ${now}`);
-  const links = linkStatements(employerId, key, change.job);
+  const links = linkStatements(employerId, { id }, change.job);
   const statements = [
     sql`UPDATE jobs SET ${sql.join(assignments, sql`, `)}
         WHERE id = ${id} AND employer_id = ${employerId} AND revision = ${expectedRevision}`,
@@ -323,8 +351,34 @@ export async function updateJob(
   if (change.categoriesChanged) {
     statements.push(sql`DELETE FROM job_categories WHERE job_id = ${id}`, ...links.categories);
   }
-  const results = await guardedBatch(db, [...statements, ...extras(key), selectJob(employerId, key)]);
+  return statements;
+}
+
+/** One atomic batch: the update, the caller's extras, and the job read back; RevisionMismatch on a conflict. */
+export async function updateJob(
+  db: Database,
+  employerId: number,
+  id: number,
+  expectedRevision: number,
+  change: JobUpdate,
+  now: number,
+  extras: ExtraStatements = () => [],
+): Promise<JobRow> {
+  const key = { id };
+  const results = await writeBatch(db, [
+    ...updateStatements(employerId, id, expectedRevision, change, now),
+    ...extras(key),
+    selectJob(employerId, key),
+  ]);
   return results.at(-1)!.results[0] as JobRow;
+}
+
+/** Deletes one job only at the revision it was read at; a guard stops the batch otherwise. */
+export function deleteStatements(employerId: number, id: number, expectedRevision: number): SQL[] {
+  return [
+    sql`DELETE FROM jobs WHERE id = ${id} AND employer_id = ${employerId} AND revision = ${expectedRevision}`,
+    guard(sql`changes() = 1`, "revision"),
+  ];
 }
 
 /**
@@ -341,12 +395,10 @@ export async function deleteJob(db: Database, employerId: number, key: JobKey, e
   return rows.length > 0;
 }
 
+export type OwnedPlace = Location & { nameKey: string; provinceCode: string };
+
 /** The employer's own places with these names (a city named alone, or one it may have created). */
-export async function findOwnedPlaces(
-  db: Database,
-  employerId: number,
-  nameKeys: string[],
-): Promise<(Location & { nameKey: string; provinceCode: string })[]> {
+export async function findOwnedPlaces(db: Database, employerId: number, nameKeys: string[]): Promise<OwnedPlace[]> {
   return all(db, sql`
     SELECT id, name, description, type, name_key AS nameKey, province_code AS provinceCode FROM locations
     WHERE owner_employer_id = ${employerId} AND name_key IN (${sql.join(nameKeys.map((k) => sql`${k}`), sql`, `)})

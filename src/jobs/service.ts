@@ -53,7 +53,7 @@ export const MAX_MERGE_ATTEMPTS = 20;
 const notFound = (key: JobKey) => new NotFoundError("id" in key ? NOT_FOUND : NOT_FOUND_REFERENCE);
 
 /** The evaluation's verdict: the merged job, or the 409/400 it earns. */
-function accept({ job, errors, conflict }: Evaluation): JobState {
+export function accept({ job, errors, conflict }: Evaluation): JobState {
   if (conflict) throw new ConflictError("invalid-transition", conflict);
   if (errors.length) throw new ValidationError(errors);
   return job;
@@ -66,7 +66,7 @@ async function duplicateReference(db: Database, employerId: number, referenceId:
   });
 }
 
-const placeLimit = () =>
+export const placeLimitError = () =>
   new ValidationError([
     {
       field: "locations",
@@ -108,7 +108,7 @@ async function insert(
   try {
     return { stored: true, row: await insertJob(db, employerId, job, now, options.extras), created: true };
   } catch (error) {
-    if (error instanceof PlaceLimitReached) throw placeLimit();
+    if (error instanceof PlaceLimitReached) throw placeLimitError();
     if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
     if (onTaken === "retry") return null;
     return duplicateReference(db, employerId, job.referenceId);
@@ -152,7 +152,7 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     try {
       return { stored: true, row: await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, options.extras), created: false };
     } catch (error) {
-      if (error instanceof PlaceLimitReached) throw placeLimit();
+      if (error instanceof PlaceLimitReached) throw placeLimitError();
       if (job.referenceId !== null && isReferenceIdConflict(error)) return duplicateReference(db, employerId, job.referenceId);
       if (!(error instanceof RevisionMismatch)) throw error;
       if (pinned) return preconditionFailed(db, employerId, { id: current.id });

@@ -1,0 +1,49 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { validationHook } from "../../http/validation";
+import { claimKey, completeKey, releaseKey } from "../../idempotency/repository";
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../../idempotency/rules";
+import { nowSeconds } from "../dates";
+import { fromJobSnapshots, jobSnapshotsByReference } from "../repository";
+import type { Caller } from "../service";
+import { syncJobsRoute } from "./routes";
+import type { BatchRequest, BatchResult } from "./schemas";
+import { syncJobs, withJobs } from "./service";
+
+/**
+ * With an Idempotency-Key (DESIGN 11): the answers and the jobs they show are recorded with the
+ * key in the batch's own write, so a replay answers exactly the same.
+ */
+async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string, request: BatchRequest): Promise<BatchResult[]> {
+  const outcome = await claimKey(caller.db, caller.employerId, key, await requestHash("POST /jobs/batch", request), nowSeconds());
+  if (outcome.kind === "replay") {
+    const { results, jobs } = JSON.parse(outcome.body) as { results: BatchResult[]; jobs: unknown[] };
+    c.header("Idempotent-Replayed", "true");
+    return withJobs(results, new Map(fromJobSnapshots(jobs).map((row) => [row.referenceId!, row])));
+  }
+  try {
+    return await syncJobs(caller, request, {
+      extras: (results, shown) => [
+        completeKey(
+          outcome.claim,
+          200,
+          sql`json_object('results', json(${JSON.stringify(results)}), 'jobs', json(${jobSnapshotsByReference(caller.employerId, shown)}))`,
+        ),
+      ],
+    });
+  } catch (error) {
+    await releaseKey(caller.db, outcome.claim);
+    throw error;
+  }
+}
+
+export const batchApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(syncJobsRoute, async (c) => {
+  const request = c.req.valid("json");
+  const { validateOnly } = c.req.valid("query");
+  const caller = { db: c.var.db, employerId: c.var.employerId };
+  const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+  const results = key && !validateOnly ? await syncIdempotently(c, caller, key, request) : await syncJobs(caller, request, { validateOnly });
+  return c.json({ results }, 200);
+});

@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireJsonBody } from "../../http/middleware/json-body";
+import { problemResponses } from "../../http/schemas";
+import { ValidateOnlyQuerySchema } from "../schemas";
+import { BatchRequestSchema, BatchResponseSchema, MAX_BATCH_ENTRIES } from "./schemas";
+
+export const syncJobsRoute = createRoute({
+  method: "post",
+  path: "/api/v1.1/jobs/batch",
+  tags: ["Jobs"],
+  security: [{ ApiKey: [] }],
+  summary: "Upsert and delete many jobs in one request",
+  description: [
+    `Up to ${MAX_BATCH_ENTRIES} entries in all: each \`upsert\` entry is a \`PUT /jobs\` body (by referenceId; creates or partially updates),`,
+    "each `delete` entry a `DELETE /jobs` body; either may carry `ifMatch`. A referenceId appears once per batch.",
+    "Entries succeed or fail on their own; every accepted entry is written in one atomic step.",
+    "The answer lists each entry's result in request order (upserts, then deletes) with the status the single request would have had.",
+    "Counts as one request for the rate limit. Idempotency-Key and validateOnly work as on `POST /jobs`.",
+  ].join(" "),
+  middleware: [requireJsonBody] as const,
+  request: {
+    query: ValidateOnlyQuerySchema,
+    headers: z.object({
+      "idempotency-key": z
+        .string()
+        .max(257)
+        .optional()
+        .openapi({ description: "Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again.", example: "sync-2026-11-22T14:00Z" }),
+    }),
+    body: { required: true, description: "The entries.", content: { "application/json": { schema: BatchRequestSchema } } },
+  },
+  responses: {
+    200: { description: "Each entry's result, in request order.", content: { "application/json": { schema: BatchResponseSchema } } },
+    ...problemResponses(400, 401, 409, 413, 415, 422, 429, 500),
+  },
+});

@@ -1,0 +1,94 @@
+import { z } from "@hono/zod-openapi";
+import { FieldErrorSchema } from "../../http/schemas";
+import { JobByReferenceInputSchema, JobPreviewSchema, JobSchema, ReferenceIdBodySchema } from "../schemas";
+
+/** DESIGN 12: entries per batch, both lists together. */
+export const MAX_BATCH_ENTRIES = 100;
+
+const ifMatch = z
+  .string()
+  .max(1024)
+  .optional()
+  .openapi({ description: "The entry's If-Match: its job's current ETag (quotes included) or `*`; otherwise the entry is 412.", example: '"1234.7"' });
+
+/** An upsert entry: exactly a `PUT /jobs` body, plus an optional `ifMatch`. */
+export const BatchUpsertEntrySchema = JobByReferenceInputSchema.extend({ ifMatch }).openapi("BatchUpsertEntry");
+/** A delete entry: exactly a `DELETE /jobs` body, plus an optional `ifMatch`. */
+export const BatchDeleteEntrySchema = ReferenceIdBodySchema.extend({ ifMatch }).openapi("BatchDeleteEntry");
+
+const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * An entry as the request's shape sees it: any JSON object (documented as `name`). Its members
+ * are checked on their own, so a broken entry is that entry's 400, not the whole batch's.
+ */
+const entry = <S extends z.ZodObject>(name: string) =>
+  z
+    .custom<z.input<S>>(isJsonObject, { message: "Each entry must be a JSON object." })
+    .openapi({ type: "object", $ref: `#/components/schemas/${name}` } as never);
+
+export const BatchRequestSchema = z
+  .object({
+    upsert: z.array(entry<typeof BatchUpsertEntrySchema>("BatchUpsertEntry")).max(MAX_BATCH_ENTRIES).optional(),
+    delete: z.array(entry<typeof BatchDeleteEntrySchema>("BatchDeleteEntry")).max(MAX_BATCH_ENTRIES).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const total = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);
+    if (total < 1 || total > MAX_BATCH_ENTRIES) {
+      ctx.addIssue({ code: "custom", path: [], message: `A batch has 1 to ${MAX_BATCH_ENTRIES} entries in all (upsert and delete together); this one has ${total}.` });
+    }
+    // A referenceId may appear only once in a batch: every entry sharing one is named.
+    const seen = new Map<string, (string | number)[][]>();
+    for (const op of ["upsert", "delete"] as const) {
+      (body[op] ?? []).forEach((item, index) => {
+        const referenceId = (item as Record<string, unknown>).referenceId;
+        if (typeof referenceId !== "string" || referenceId === "") return;
+        seen.set(referenceId, [...(seen.get(referenceId) ?? []), [op, index]]);
+      });
+    }
+    for (const [referenceId, places] of seen) {
+      if (places.length < 2) continue;
+      for (const [op, index] of places) {
+        ctx.addIssue({
+          code: "custom",
+          path: [op, index, "referenceId"],
+          message: `referenceId "${referenceId}" appears ${places.length} times in this batch; send each job once.`,
+        });
+      }
+    }
+  })
+  .openapi("BatchRequest", {
+    example: {
+      upsert: [{ referenceId: "ACME-1", title: "Senior Accountant", status: "active", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }] }],
+      delete: [{ referenceId: "ACME-9" }],
+    },
+  });
+
+export type BatchRequest = z.infer<typeof BatchRequestSchema>;
+
+export const BatchResultSchema = z
+  .object({
+    op: z.enum(["upsert", "delete"]),
+    index: z.number().int().min(0).max(MAX_BATCH_ENTRIES - 1).openapi({ description: "The entry's position in its own list.", example: 0 }),
+    referenceId: z.string().nullable().openapi({ example: "ACME-1" }),
+    status: z.number().int().openapi({ description: "What the single request would have answered: 200, 201, 204, 400, 404, 409 or 412.", example: 201 }),
+    etag: z.string().optional().openapi({ example: '"1234.1"' }),
+    job: z.union([JobSchema, JobPreviewSchema]).optional(),
+    type: z.string().optional().openapi({ example: "/problems/validation-error" }),
+    detail: z.string().optional().openapi({ example: "The request has invalid members; see errors." }),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .openapi("BatchResult");
+
+export type BatchResult = z.infer<typeof BatchResultSchema>;
+
+export const BatchResponseSchema = z
+  .object({ results: z.array(BatchResultSchema) })
+  .openapi("BatchResponse", {
+    example: {
+      results: [
+        { op: "upsert", index: 0, referenceId: "ACME-1", status: 201, etag: '"1234.1"' },
+        { op: "delete", index: 0, referenceId: "ACME-9", status: 404, type: "/problems/not-found", detail: "You have no job with this referenceId." },
+      ],
+    },
+  });

@@ -1,0 +1,193 @@
+import type { SQL } from "drizzle-orm";
+import { ConflictError, NotFoundError, PreconditionFailedError, ProblemError, ValidationError } from "../../http/problem";
+import { toFieldErrors } from "../../http/validation";
+import { nowSeconds } from "../dates";
+import { etagOf, ifMatchPasses, parsePreconditions } from "../etag";
+import { evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from "../evaluate";
+import {
+  deleteStatements,
+  findJobsByReference,
+  insertStatements,
+  isReferenceIdConflict,
+  PlaceLimitReached,
+  RevisionMismatch,
+  updateStatements,
+  writeJobs,
+  type JobRow,
+} from "../repository";
+import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
+import { changesOf } from "../rules";
+import { JobByReferenceInputSchema } from "../schemas";
+import { accept, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
+import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
+
+// DESIGN 12: many PUT /jobs and DELETE /jobs bodies in one request. Each entry is judged by
+// the very functions that judge the single request (prepareBody, evaluate); the reads and the
+// writes are set-based: one read of every named job, one atomic write batch for all of them.
+
+type Op = "upsert" | "delete";
+
+interface Entry {
+  op: Op;
+  index: number;
+  referenceId: string | null;
+  ifMatch?: string;
+  /** Upserts only: the body, parsed and prepared once. */
+  prepared?: PreparedBody;
+  /** A problem found before any job was read (a broken entry). */
+  problem?: ProblemError;
+  /** Set when an earlier attempt found the employer's place limit reached by this entry. */
+  overPlaceLimit?: boolean;
+}
+
+/** What one attempt decided for an entry: its answer, and the statements that store it. */
+interface Plan {
+  result: BatchResult;
+  statements: SQL[];
+  /** The job to show in the answer once written (or as it is, for a no-op). */
+  show?: { referenceId: string } | { row: JobRow };
+}
+
+export interface BatchOptions {
+  validateOnly?: boolean;
+  /**
+   * Statements for the same write batch (an idempotency record), given the answers and the
+   * referenceIds of the jobs they show. With extras the batch is written even when no job changes.
+   */
+  extras?: (results: BatchResult[], shown: string[]) => SQL[];
+}
+
+const problemMembers = (problem: ProblemError) => ({
+  type: `/problems/${problem.kind}`,
+  detail: problem.detail,
+  ...(problem.extra.errors ? { errors: problem.extra.errors } : {}),
+});
+
+const failed = (entry: Entry, problem: ProblemError, etag?: string): Plan => ({
+  result: { op: entry.op, index: entry.index, referenceId: entry.referenceId, status: problem.status, ...(etag ? { etag } : {}), ...problemMembers(problem) },
+  statements: [],
+});
+
+/** The entry's If-Match as a header value; anything but a string is that entry's 400. */
+function ifMatchOf(body: Record<string, unknown>): { ifMatch?: string; problem?: ProblemError } {
+  const value = body.ifMatch;
+  if (value === undefined || value === null) return {};
+  if (typeof value === "string" && value.length <= 1024) return { ifMatch: value };
+  return { problem: new ValidationError([{ field: "ifMatch", message: "ifMatch must be an ETag string (at most 1024 characters), e.g. \"\\\"1234.7\\\"\"." }]) };
+}
+
+async function upsertEntries(caller: Caller, bodies: Record<string, unknown>[]): Promise<Entry[]> {
+  const owned = await prefetchOwnedPlaces(caller.db, caller.employerId, bodies);
+  return Promise.all(
+    bodies.map(async (body, index) => {
+      const prepared = await prepareBody(caller.db, caller.employerId, body, JobByReferenceInputSchema, owned);
+      const referenceId = typeof prepared.input.referenceId === "string" ? prepared.input.referenceId : null;
+      const { ifMatch, problem } = ifMatchOf(body);
+      const entry: Entry = { op: "upsert", index, referenceId, ifMatch, prepared, problem };
+      // Without a referenceId there is no job to name: the body's errors are the entry's answer.
+      if (!problem && referenceId === null) entry.problem = new ValidationError(prepared.errors);
+      return entry;
+    }),
+  );
+}
+
+function deleteEntries(bodies: Record<string, unknown>[]): Entry[] {
+  return bodies.map((body, index) => {
+    const parsed = BatchDeleteEntrySchema.safeParse(body);
+    if (!parsed.success) return { op: "delete", index, referenceId: null, problem: new ValidationError(toFieldErrors(parsed.error.issues)) };
+    return { op: "delete", index, referenceId: parsed.data.referenceId, ifMatch: parsed.data.ifMatch };
+  });
+}
+
+const placeLimitPlan = (entry: Entry) => failed(entry, placeLimitError());
+
+/** One entry against the jobs as read: its answer and its statements (none for a failure or a no-op). */
+function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, validateOnly: boolean): Plan {
+  if (entry.problem) return failed(entry, entry.problem);
+  if (entry.overPlaceLimit) return placeLimitPlan(entry);
+  const referenceId = entry.referenceId!;
+  const base = { op: entry.op, index: entry.index, referenceId };
+  const condition = parsePreconditions(entry.ifMatch);
+  if (condition) {
+    if (!current) return failed(entry, entry.op === "upsert" ? new PreconditionFailedError() : new NotFoundError("You have no job with this referenceId."));
+    if (!ifMatchPasses(condition, etagOf(current))) return failed(entry, new PreconditionFailedError(etagOf(current)), etagOf(current));
+  }
+
+  if (entry.op === "delete") {
+    if (!current) return failed(entry, new NotFoundError("You have no job with this referenceId."));
+    return { result: { ...base, status: 204 }, statements: validateOnly ? [] : deleteStatements(caller.employerId, current.id, current.revision) };
+  }
+
+  const prepared = entry.prepared!;
+  let job;
+  try {
+    job = accept(evaluate(prepared, current ? toJobState(current) : null, now));
+  } catch (error) {
+    if (error instanceof ProblemError) return failed(entry, error);
+    throw error;
+  }
+  const status = current ? 200 : 201;
+  if (validateOnly) {
+    const stored = current ?? { id: null, employerId: caller.employerId, employerName: "", revision: 0 };
+    return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
+  }
+  if (!current) return { result: { ...base, status }, statements: insertStatements(caller.employerId, job, now), show: { referenceId } };
+  const change = changesOf(toJobState(current), job);
+  if (!change.any) return { result: { ...base, status }, statements: [], show: { row: current } };
+  return {
+    result: { ...base, status },
+    statements: updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now),
+    show: { referenceId },
+  };
+}
+
+/** Fills the answers of stored entries with their job and ETag. */
+export function withJobs(results: BatchResult[], shown: Map<string, JobRow>): BatchResult[] {
+  return results.map((result) => {
+    const row = result.referenceId === null || result.status >= 300 ? undefined : shown.get(result.referenceId);
+    if (!row || result.op !== "upsert" || result.job) return result;
+    return { ...result, etag: etagOf(row), job: toJob(row) };
+  });
+}
+
+/** The batch's answers in request order: upserts first, then deletes. */
+export async function syncJobs(caller: Caller, request: BatchRequest, options: BatchOptions = {}): Promise<BatchResult[]> {
+  const entries = [
+    ...(await upsertEntries(caller, (request.upsert ?? []) as Record<string, unknown>[])),
+    ...deleteEntries((request.delete ?? []) as Record<string, unknown>[]),
+  ];
+  const named = entries.flatMap((entry) => (entry.referenceId === null ? [] : [entry.referenceId]));
+
+  for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
+    const rows = await findJobsByReference(caller.db, caller.employerId, named);
+    const current = new Map(rows.map((row) => [row.referenceId!, row]));
+    const now = nowSeconds();
+    const plans = entries.map((entry) =>
+      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, options.validateOnly ?? false),
+    );
+    const results = plans.map((plan) => plan.result);
+    const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
+    const statements = plans.flatMap((plan) => plan.statements);
+    if (options.validateOnly || (statements.length === 0 && !options.extras)) return withJobs(results, unchanged);
+
+    const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));
+    const extras = options.extras?.(results, [...written, ...unchanged.keys()]) ?? [];
+    try {
+      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written);
+      return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
+    } catch (error) {
+      if (error instanceof PlaceLimitReached) {
+        // Which entry crossed the limit is not known: every entry creating a place of its own fails.
+        for (const [i, plan] of plans.entries()) if (plan.statements.length && createsPlace(entries[i])) entries[i].overPlaceLimit = true;
+        continue;
+      }
+      // Another request changed, created or deleted one of these jobs between the read and the
+      // write: nothing was stored; read again and judge every entry again.
+      if (error instanceof RevisionMismatch || isReferenceIdConflict(error)) continue;
+      throw error;
+    }
+  }
+  throw new ConflictError("edit-conflict", `The jobs changed ${MAX_MERGE_ATTEMPTS} times while this batch was applied; send it again.`);
+}
+
+const createsPlace = (entry: Entry) => entry.prepared?.places?.some((place) => place.kind === "create") ?? false;
