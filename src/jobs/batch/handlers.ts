@@ -9,7 +9,7 @@ import { nowSeconds } from "../dates";
 import { fromJobSnapshots, jobSnapshotsByReference } from "../repository";
 import type { Caller } from "../service";
 import { syncJobsRoute } from "./routes";
-import type { BatchRequest, BatchResult } from "./schemas";
+import { BatchDeleteEntrySchema, BatchUpsertEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 import { syncJobs, withJobs } from "./service";
 
 /**
@@ -39,7 +39,12 @@ async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string,
   }
 }
 
-export const batchApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(syncJobsRoute, async (c) => {
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+// The entries are documented by these schemas and checked against them entry by entry.
+base.openAPIRegistry.register("BatchUpsertEntry", BatchUpsertEntrySchema);
+base.openAPIRegistry.register("BatchDeleteEntry", BatchDeleteEntrySchema);
+
+export const batchApi = base.openapi(syncJobsRoute, async (c) => {
   const request = c.req.valid("json");
   const { validateOnly } = c.req.valid("query");
   const caller = { db: c.var.db, employerId: c.var.employerId };
