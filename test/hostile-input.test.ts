@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE, createEmployer, type TestEmployer } from "./support/api";
@@ -349,6 +349,38 @@ describe("hostile input: job endpoints (OWASP API4, API8)", () => {
       }),
       { numRuns: 120 },
     );
+  });
+
+  it("places written every which way (DESIGN 3): the same place in one job counts once, never a 5xx, never a shared place", async () => {
+    const placer = await createEmployer();
+    const spellings = (city: string, code: string, province: string) =>
+      fc.constantFrom(city, `${city}, ${code}`, `  ${city.toUpperCase()} ,${code.toLowerCase()} `, `${city}, ${province}`, `${city.toLowerCase()},${province}`);
+    const place = fc.oneof(
+      spellings("Smallville", "SK", "Saskatchewan"),
+      spellings("Montréal", "QC", "Québec"),
+      spellings("Brand Newton", "NB", "New Brunswick"),
+      fc.string({ maxLength: 40 }).map((s) => `${s}, ON`),
+      fc.string({ maxLength: 310 }),
+    );
+    // Created first, so that the city alone resolves to the employer's own place.
+    await postJob(placer, { locations: [{ description: "Smallville, SK" }] });
+    await fc.assert(
+      fc.asyncProperty(fc.array(place, { minLength: 1, maxLength: 6 }), async (descriptions) => {
+        const res = await send("/api/v1.1/jobs", {
+          method: "POST",
+          body: JSON.stringify(jobBody({ locations: descriptions.map((description) => ({ description })) })),
+          headers: { "Content-Type": "application/json", "API-Key": placer.apiKey },
+        });
+        const text = await expectSafeResponse(res, JSON.stringify(descriptions));
+        if (res.status !== 201) return;
+        const ids = JSON.parse(text).locations.map((l: { id: number }) => l.id);
+        expect(new Set(ids).size, JSON.stringify(descriptions)).toBe(ids.length);
+      }),
+      RUNS,
+    );
+    // None of the places this employer created is public.
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM locations WHERE source = 'employer' AND owner_employer_id IS NULL").first<{ n: number }>())!;
+    expect(n).toBe(0);
   });
 
   it("bodies that are not valid JSON or not UTF-8 (truncated, NUL, invalid bytes, BOM, duplicate keys) are 400, never a 5xx", async () => {
