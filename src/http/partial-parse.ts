@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isJsonObject } from "./documented-object";
 
 type Issue = z.core.$ZodIssue;
 type AnySchema = z.ZodType;
@@ -19,12 +20,10 @@ function objectShape(schema: AnySchema): Record<string, AnySchema> | undefined {
   return def.type === "object" ? def.shape : undefined;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function parseValue(schema: AnySchema, value: unknown, path: PropertyKey[]): { ok: boolean; data?: unknown; issues: Issue[] } {
   const shape = objectShape(schema);
-  if (shape && isPlainObject(value)) {
+  if (shape && isJsonObject(value)) {
     const data: Record<string, unknown> = {};
     const issues: Issue[] = [];
     for (const [key, member] of Object.entries(shape)) {

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { documentedObject } from "../http/documented-object";
 import { requireJsonBody } from "../http/middleware/json-body";
 import { IdParamSchema, problemResponses } from "../http/schemas";
 import {
@@ -8,7 +9,6 @@ import {
   JobListSchema,
   JobPreviewSchema,
   JobSchema,
-  jobBody,
   ReferenceIdBodySchema,
   ValidateOnlyQuerySchema,
 } from "./schemas";
@@ -123,7 +123,7 @@ export const createJobRoute = createRoute({
           example: "9b7e4c1a-0f5e-4a53-8d55-2f0e6b1c7a90",
         }),
     }),
-    body: jsonBody(jobBody(JobInputSchema, "JobInput"), "The job; locations and categories are required."),
+    body: jsonBody(documentedObject<typeof JobInputSchema>("JobInput"), "The job; locations and categories are required."),
   },
   responses: {
     200: previewResponse,
@@ -145,7 +145,7 @@ export const updateJobRoute = createRoute({
     params: IdParamSchema,
     query: ValidateOnlyQuerySchema,
     headers: ifMatchHeader,
-    body: jsonBody(jobBody(JobInputSchema, "JobInput"), "The members to change."),
+    body: jsonBody(documentedObject<typeof JobInputSchema>("JobInput"), "The members to change."),
   },
   responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 404, 409, 412, 413, 415, 429, 500) },
 });
@@ -162,7 +162,7 @@ export const putJobByReferenceRoute = createRoute({
     query: ValidateOnlyQuerySchema,
     headers: ifMatchHeader,
     body: jsonBody(
-      jobBody(JobByReferenceInputSchema, "JobByReferenceInput"),
+      documentedObject<typeof JobByReferenceInputSchema>("JobByReferenceInput"),
       "referenceId names the job; the other members as for POST.",
     ),
   },

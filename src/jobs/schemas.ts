@@ -195,20 +195,6 @@ export const JobListQuerySchema = PagingQuerySchema.extend({
   status: z.enum(JOB_STATUSES).optional().openapi({ param: { name: "status", in: "query" }, example: "active" }),
 });
 
-const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * A job body as a route declares it: documented (and typed, for hono/client) as `schema`, but
- * only checked here for being a JSON object. Its members are checked by the job rules in one
- * evaluation (src/jobs/evaluate.ts, through the same `schema`), so that one answer names every
- * broken member and rule together (DESIGN 5).
- */
-export function jobBody<S extends z.ZodObject>(schema: S, name: string) {
-  return z
-    .custom<z.input<S>>(isJsonObject, { message: "The body must be a JSON object." })
-    .openapi({ type: "object", $ref: `#/components/schemas/${name}` } as never);
-}
-
 /** DESIGN 11: `validateOnly=true` checks everything and writes nothing. */
 export const ValidateOnlyQuerySchema = z.object({
   validateOnly: z

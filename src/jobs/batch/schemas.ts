@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { documentedObject } from "../../http/documented-object";
 import { FieldErrorSchema } from "../../http/schemas";
 import { JobByReferenceInputSchema, JobPreviewSchema, JobSchema, ReferenceIdBodySchema } from "../schemas";
 
@@ -16,21 +17,13 @@ export const BatchUpsertEntrySchema = JobByReferenceInputSchema.extend({ ifMatch
 /** A delete entry: exactly a `DELETE /jobs` body, plus an optional `ifMatch`. */
 export const BatchDeleteEntrySchema = ReferenceIdBodySchema.extend({ ifMatch }).openapi("BatchDeleteEntry");
 
-const isJsonObject = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * An entry as the request's shape sees it: any JSON object (documented as `name`). Its members
- * are checked on their own, so a broken entry is that entry's 400, not the whole batch's.
- */
-const entry = <S extends z.ZodObject>(name: string) =>
-  z
-    .custom<z.input<S>>(isJsonObject, { message: "Each entry must be a JSON object." })
-    .openapi({ type: "object", $ref: `#/components/schemas/${name}` } as never);
+// Each entry is only checked for being an object here: what is inside is that entry's answer.
+const ENTRY_MESSAGE = "Each entry must be a JSON object.";
 
 export const BatchRequestSchema = z
   .object({
-    upsert: z.array(entry<typeof BatchUpsertEntrySchema>("BatchUpsertEntry")).max(MAX_BATCH_ENTRIES).optional(),
-    delete: z.array(entry<typeof BatchDeleteEntrySchema>("BatchDeleteEntry")).max(MAX_BATCH_ENTRIES).optional(),
+    upsert: z.array(documentedObject<typeof BatchUpsertEntrySchema>("BatchUpsertEntry", ENTRY_MESSAGE)).max(MAX_BATCH_ENTRIES).optional(),
+    delete: z.array(documentedObject<typeof BatchDeleteEntrySchema>("BatchDeleteEntry", ENTRY_MESSAGE)).max(MAX_BATCH_ENTRIES).optional(),
   })
   .superRefine((body, ctx) => {
     const total = (body.upsert?.length ?? 0) + (body.delete?.length ?? 0);
