@@ -163,7 +163,7 @@ describe("concurrency", () => {
 // write is made to land exactly between the request's read and its write.
 describe("rules spanning members hold under concurrent PUTs (DESIGN 4)", () => {
   const putBetween = async (employer: { apiKey: string }, path: string, json: unknown, meanwhile: () => Promise<unknown>) => {
-    const { interleavedD1, requestWith } = await import("./support/interleave");
+    const { interleavedD1, requestWith } = await import("./support/d1-proxies");
     return requestWith(interleavedD1(meanwhile), path, { method: "PUT", apiKey: employer.apiKey, json });
   };
   const stored = async (employer: { apiKey: string }, id: number) => (await request(`/jobs/${id}`, { apiKey: employer.apiKey })).json<any>();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { API, createEmployer, problemOf, request, type TestEmployer } from "./support/api";
 import { countingD1 } from "./support/count-d1";
-import { interleavedD1, requestWith } from "./support/interleave";
+import { interleavedD1, requestWith } from "./support/d1-proxies";
 import { jobBody, postJob } from "./support/jobs";
 
 // DESIGN 12: POST /api/v1.1/jobs/batch.

@@ -148,34 +148,11 @@ describe("list totals and search at scale (counters and trigram index)", () => {
 });
 
 describe("q costs what the caller's own jobs cost (DESIGN 6a)", () => {
-  /** The statements a request ran, with their bound values, captured from the D1 binding. */
+  /** The statements a request ran, with their bound values. */
   async function statementsOf(path: string, apiKey: string) {
-    const { default: worker } = await import("../src/index");
-    const { API } = await import("./support/api");
-    const ran: { sql: string; params: unknown[] }[] = [];
-    const capture = <T extends object>(target: T): T =>
-      new Proxy(target, {
-        get(t, prop) {
-          const value = Reflect.get(t, prop, t);
-          if (typeof value !== "function") return value;
-          if (prop === "withSession") return (c?: string) => capture((t as D1Database).withSession(c));
-          if (prop === "prepare") {
-            return (sql: string) => {
-              const statement = (t as D1Database).prepare(sql);
-              return new Proxy(statement, {
-                get(s, p) {
-                  const v = Reflect.get(s, p, s);
-                  if (p === "bind") return (...params: unknown[]) => (ran.push({ sql, params }), v.apply(s, params));
-                  return typeof v === "function" ? v.bind(s) : v;
-                },
-              });
-            };
-          }
-          return value.bind(t);
-        },
-      });
-    const res = await worker.fetch(new Request(`${API}${path}`, { headers: { "API-Key": apiKey } }), { ...env, DB: capture(env.DB) }, {} as ExecutionContext);
-    expect(res.status).toBe(200);
+    const { capturingD1, requestWith } = await import("./support/d1-proxies");
+    const { db, ran } = capturingD1();
+    expect((await requestWith(db, path, { apiKey })).status).toBe(200);
     return ran;
   }
 

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { documentedObject } from "../http/documented-object";
 import { requireJsonBody } from "../http/middleware/json-body";
+import { IdempotencyKeyHeaderSchema } from "../idempotency/schemas";
 import { IdParamSchema, problemResponses } from "../http/schemas";
 import {
   JobByReferenceInputSchema,
@@ -112,17 +113,7 @@ export const createJobRoute = createRoute({
   middleware: [requireJsonBody] as const,
   request: {
     query: ValidateOnlyQuerySchema,
-    headers: z.object({
-      "idempotency-key": z
-        .string()
-        .max(257)
-        .optional()
-        .openapi({
-          description:
-            "Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (`Idempotent-Replayed: true`) and creates nothing.",
-          example: "9b7e4c1a-0f5e-4a53-8d55-2f0e6b1c7a90",
-        }),
-    }),
+    headers: IdempotencyKeyHeaderSchema,
     body: jsonBody(documentedObject<typeof JobInputSchema>("JobInput"), "The job; locations and categories are required."),
   },
   responses: {

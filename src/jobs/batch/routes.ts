@@ -1,6 +1,7 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { requireJsonBody } from "../../http/middleware/json-body";
 import { problemResponses } from "../../http/schemas";
+import { IdempotencyKeyHeaderSchema } from "../../idempotency/schemas";
 import { ValidateOnlyQuerySchema } from "../schemas";
 import { BatchRequestSchema, BatchResponseSchema, MAX_BATCH_ENTRIES } from "./schemas";
 
@@ -20,13 +21,7 @@ export const syncJobsRoute = createRoute({
   middleware: [requireJsonBody] as const,
   request: {
     query: ValidateOnlyQuerySchema,
-    headers: z.object({
-      "idempotency-key": z
-        .string()
-        .max(257)
-        .optional()
-        .openapi({ description: "Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again.", example: "sync-2026-11-22T14:00Z" }),
-    }),
+    headers: IdempotencyKeyHeaderSchema,
     body: { required: true, description: "The entries.", content: { "application/json": { schema: BatchRequestSchema } } },
   },
   responses: {

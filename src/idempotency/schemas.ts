@@ -1,0 +1,14 @@
+import { z } from "@hono/zod-openapi";
+
+/** DESIGN 11: the request header, as the routes that accept it declare it. */
+export const IdempotencyKeyHeaderSchema = z.object({
+  "idempotency-key": z
+    .string()
+    .max(257)
+    .optional()
+    .openapi({
+      description:
+        "Makes a retry safe: a repeat with the same key and body within 24 hours answers the first response again (`Idempotent-Replayed: true`) and writes nothing. 1–255 printable ASCII characters, bare or in double quotes.",
+      example: "9b7e4c1a-0f5e-4a53-8d55-2f0e6b1c7a90",
+    }),
+});
