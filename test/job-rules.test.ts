@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_OPEN_SECONDS, formatDate, parseCloseDate } from "../src/jobs/dates";
+import { eventsOfWrite } from "../src/jobs/events";
 import { formatAmount, toTenThousandths } from "../src/jobs/money";
 import { changedColumns, isEmail, isHttpUrl, mergeJob, validateJob, type JobState } from "../src/jobs/rules";
 import { resolvePlace } from "../src/locations/resolve";
@@ -175,5 +176,27 @@ describe("locations (DESIGN 3)", () => {
     expect(resolvePlace("<b>x</b>, ON", gazetteer).kind).toBe("invalid");
     expect(resolvePlace("123, ON", gazetteer).kind).toBe("invalid");
     expect(resolvePlace(", ON", gazetteer).kind).toBe("invalid");
+  });
+});
+
+describe("events a write emits (DESIGN 13, 13a)", () => {
+  const draft = mergeJob(null, { title: "x" }, { now: NOW, places: [], description: undefined }).job;
+  const active = { ...draft, status: "active" as const };
+  const archived = { ...draft, status: "archived" as const };
+
+  it("a job created draft is job.created; created active is job.created and job.published", () => {
+    expect(eventsOfWrite(null, draft, true)).toEqual(["job.created"]);
+    expect(eventsOfWrite(null, active, true)).toEqual(["job.created", "job.published"]);
+  });
+
+  it("a PUT that archives is job.updated and job.archived; a re-publish is job.updated and job.published", () => {
+    expect(eventsOfWrite(active, archived, true)).toEqual(["job.updated", "job.archived"]);
+    expect(eventsOfWrite(archived, active, true)).toEqual(["job.updated", "job.published"]);
+    expect(eventsOfWrite(draft, active, true)).toEqual(["job.updated", "job.published"]);
+  });
+
+  it("a change that keeps the status is job.updated alone; a write that changes nothing emits nothing", () => {
+    expect(eventsOfWrite(active, { ...active, title: "y" }, true)).toEqual(["job.updated"]);
+    expect(eventsOfWrite(active, active, false)).toEqual([]);
   });
 });
