@@ -3,10 +3,10 @@
 const fixed = (n, digits = 2) => Number(n).toFixed(digits);
 const kib = (bytes) => `${fixed(bytes / 1024, 1)} KiB`;
 
-const ratio = (r, op) => r.runs[op].requestsPerSecond / r.runs[op].floorD1;
+const ratio = (r, op) => r.runs[op].requestsPerSecond / r.runs[op].floorC;
 
 const noise = (r, op) =>
-  `${fixed(ratio(r, op))} × floor (b), the floor's slices around it averaging ${fixed(r.runs[op].floorD1, 0)} req/s; the machine was shared (load ${r.conditions.loadAverageAtEnd.map((l) => fixed(l, 1)).join(" / ")}), ` +
+  `${fixed(ratio(r, op))} × floor (b), the floor's slices around it averaging ${fixed(r.runs[op].floorC, 0)} req/s; the machine was shared (load ${r.conditions.loadAverageAtEnd.map((l) => fixed(l, 1)).join(" / ")}), ` +
   "so a ratio this close to the target moves across runs: run again on a quiet machine before changing code.";
 
 // Measured on this harness (same machine, same run settings) by removing the limiter

@@ -108,7 +108,11 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
     }
   };
   let dropping = false; // inside an element that goes with its content
-  let text = ""; // the current text node so far: a reference may span two chunks
+  // Text since the last tag written, flushed at the next one: reading each chunk's
+  // lastInTextNode would cost a call into the runtime per chunk. (Text on both sides of a
+  // comment or of an unwrapped tag is then escaped as one: harmless, `<` and `>` are always
+  // escaped, so no markup can form.)
+  let text = "";
   const flushText = () => {
     if (text !== "") writer.text(text);
     text = "";
@@ -158,7 +162,6 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
       counted();
       if (dropping) return;
       text += chunk.text;
-      if (chunk.lastInTextNode) flushText();
     },
     // Comments and doctypes are simply never written, nor is anything else not handled here.
   });
