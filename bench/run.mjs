@@ -185,10 +185,10 @@ try {
     ["listQSmall", "listQLarge"],
     ["listStatusSmall", "listStatusLarge"],
     ["listLastPageSmall", "listPage500Large"],
-    ["getOne", "floor.d1"],
+    ["getOne", "floor.limited"],
   ];
   const sequentialRequest = (name) =>
-    name === "floor.noop" ? floorA : name === "floor.d1" ? floorB : requestOf(ops[name], HOSTS.api);
+    name === "floor.noop" ? floorA : name === "floor.d1" ? floorB : name === "floor.limited" ? floorC : requestOf(ops[name], HOSTS.api);
   for (const [a, b] of pairs) {
     const [ra, rb] = await sequentialLatency(origin, [sequentialRequest(a), sequentialRequest(b)], SEQUENTIAL_SAMPLES);
     sequential[a] ??= ra;

@@ -119,6 +119,7 @@ export function evaluate(r) {
 const OPERATION_LABELS = {
   "floor.noop": "Floor (a): nothing",
   "floor.d1": "Floor (b): `SELECT 1`",
+  "floor.limited": "Floor (c): rate-limiter call + `SELECT 1`",
   getOne: "GET /jobs/{id} (100 000 jobs)",
   listPage1Small: "List page 1 (1 000 jobs)",
   listPage1Large: "List page 1 (100 000 jobs)",
