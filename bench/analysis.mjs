@@ -91,7 +91,7 @@ const EXPLANATIONS = {
 const cleanerMiss = (name) => (r) => {
   const row = r.cleanerFloor[name];
   return (
-    `${fixed(row.ratio)} × its floor with ${row.work?.events ?? "?"} events. The cleaner needs what the floor skips: an end-tag ` +
+    `${fixed(row.ratio)} × its floor with ${row.work ? row.work.events / (row.calls ?? 1) : "?"} events per call. The cleaner needs what the floor skips: an end-tag ` +
     "handler registered per kept element and called at its end tag (one more call into JavaScript per element), and " +
     "reading each text chunk's text. Nested inline elements (`<b><i>x</i></b>`) have the most end tags per text chunk, " +
     "so the ratio is highest there. Closing it would need end tags without a registration per element, which " +

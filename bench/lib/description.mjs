@@ -38,11 +38,11 @@ async function perCall(origin, html, modes, { times, rounds }, problems) {
 export async function measureCleanerFloor(origin, { realistic, shapeBytes, rounds }, problems, step) {
   const rows = {};
   const small = await perCall(origin, realistic, ["floor", "clean"], { times: 300, rounds }, problems);
-  rows["5 KB realistic"] = { bytes: realistic.length, floorMs: small.floor.msPerCall, cleanerMs: small.clean.msPerCall, work: small.clean.work };
+  rows["5 KB realistic"] = { bytes: realistic.length, floorMs: small.floor.msPerCall, cleanerMs: small.clean.msPerCall, work: small.clean.work, calls: 300 };
   for (const name of CLOSED_SHAPES) {
     const html = repeatTo(HOSTILE_SHAPES[name], shapeBytes);
     const big = await perCall(origin, html, ["floor", "unbounded"], { times: 1, rounds }, problems);
-    rows[name] = { bytes: html.length, floorMs: big.floor.msPerCall, cleanerMs: big.unbounded.msPerCall, work: big.unbounded.work };
+    rows[name] = { bytes: html.length, floorMs: big.floor.msPerCall, cleanerMs: big.unbounded.msPerCall, work: big.unbounded.work, calls: 1 };
   }
   for (const [name, row] of Object.entries(rows)) {
     row.ratio = row.cleanerMs / row.floorMs;
