@@ -10,6 +10,13 @@ export default {
       const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
       return Response.json(row);
     }
+    // (c) the irreducible work of an authenticated, rate-limited read as served locally: one
+    // call to the Rate Limiting binding (as the API makes per job request) and one `SELECT 1`.
+    if (pathname === "/floor/limited") {
+      const { success } = await env.JOB_RATE_LIMITER.limit({ key: "employer:floor" });
+      const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
+      return Response.json({ ...row, success });
+    }
     return new Response("not found", { status: 404 });
   },
 };

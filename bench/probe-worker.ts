@@ -1,6 +1,6 @@
 // Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
 // cron runner and the description cleaner, so the harness can measure them inside workerd.
-import { cleanDescription } from "../src/description/clean";
+import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
 import { runScheduledJobs } from "../src/scheduled/runner";
@@ -17,12 +17,32 @@ async function cron(url: URL, env: Env): Promise<Response> {
   return Response.json({ changed, trips: counter.count(), elapsedMs: Date.now() - started });
 }
 
+/** The cleaner's floor (issue 11): a bare rewriter pass, one no-op handler per element and per text chunk. */
+async function bareRewriter(html: string): Promise<string> {
+  let calls = 0;
+  await new HTMLRewriter()
+    .on("*", { element: () => void calls++ })
+    .onDocument({ text: () => void calls++ })
+    .transform(new Response(html))
+    .arrayBuffer();
+  return String(calls);
+}
+
+const CLEANERS: Record<string, (html: string) => Promise<string>> = {
+  clean: cleanDescription, // as the API calls it, limits included
+  unbounded: rewriteUnbounded, // the rewriting alone, for inputs past the limits
+  floor: bareRewriter,
+};
+
 async function clean(request: Request, url: URL): Promise<Response> {
   const html = await request.text();
+  const run = CLEANERS[url.searchParams.get("mode") ?? "clean"];
   const times = Number(url.searchParams.get("times") ?? "1");
+  const before = { ...cleanerWork };
   let length = 0;
-  for (let i = 0; i < times; i++) length = (await cleanDescription(html)).length;
-  return Response.json({ times, inputLength: html.length, outputLength: length });
+  for (let i = 0; i < times; i++) length = (await run(html)).length;
+  const work = { passes: cleanerWork.passes - before.passes, events: cleanerWork.events - before.events };
+  return Response.json({ times, inputLength: html.length, outputLength: length, work });
 }
 
 export default {

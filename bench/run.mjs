@@ -5,24 +5,36 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { bundleWorker, measureBundle } from "./lib/build.mjs";
+import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, operations } from "./lib/operations.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
 import { createEmployer, databaseBytes, descriptionOf, seedJobs } from "./lib/seed.mjs";
+import { HOSTILE_SHAPES, WORST_ACCEPTED } from "./lib/shapes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const build = `${root}bench/.build`;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SLICE_SECONDS = Number(process.env.BENCH_SLICE_SECONDS ?? 2);
-const ROUNDS = 3;
+// BENCH_QUICK=1: a smoke run (about a minute) with smaller data and shorter slices; its numbers
+// are not the report's. Every size can also be set on its own (BENCH_LARGE=…).
+const QUICK = process.env.BENCH_QUICK === "1";
+const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+const CONNECTIONS = setting("BENCH_CONNECTIONS", 10, 10);
+const SLICE_SECONDS = setting("BENCH_SLICE_SECONDS", 2, 1);
+const ROUNDS = setting("BENCH_ROUNDS", 3, 1);
 const WARMUP_SECONDS = 1;
-const SEQUENTIAL_SAMPLES = 200;
+const SEQUENTIAL_SAMPLES = setting("BENCH_SEQUENTIAL_SAMPLES", 200, 40);
 const SMALL = 1_000;
-const LARGE = 100_000;
-const CRON_JOBS = 100_000;
-const WRITE_POOL = 60_000;
-const DELETE_POOL = 60_000;
+const LARGE = setting("BENCH_LARGE", 100_000, 10_000);
+const CRON_JOBS = setting("BENCH_CRON_JOBS", 100_000, 10_000);
+const WRITE_POOL = setting("BENCH_WRITE_POOL", 60_000, 5_000);
+const DELETE_POOL = setting("BENCH_DELETE_POOL", 60_000, 5_000);
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const CLEANER_SHAPE_BYTES = setting("BENCH_CLEANER_SHAPE_BYTES", MiB, 128 * KiB);
+const CLEANER_ROUNDS = setting("BENCH_CLEANER_ROUNDS", 2, 1);
+const HOSTILE_REPEATS = setting("BENCH_HOSTILE_REPEATS", 3, 1);
+const STALL_ROUNDS = setting("BENCH_STALL_ROUNDS", 3, 1);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -57,7 +69,7 @@ try {
   Object.assign(large, await seedJobs(db, large.employerId, LARGE));
   const bytesAfter = await databaseBytes(db);
   const seedLargeMs = Date.now() - t;
-  step(`seeded ${SMALL} + ${LARGE} jobs with links (${seedLargeMs} ms); 100 000 jobs took ${((bytesAfter - bytesBefore) / 2 ** 20).toFixed(1)} MiB`);
+  step(`seeded ${SMALL} + ${LARGE} jobs with links (${seedLargeMs} ms); ${LARGE} jobs took ${((bytesAfter - bytesBefore) / 2 ** 20).toFixed(1)} MiB`);
   t = Date.now();
   Object.assign(writer, await seedJobs(db, writer.employerId, WRITE_POOL, { status: "active", description: descriptionOf(500) }));
   Object.assign(deleter, await seedJobs(db, deleter.employerId, DELETE_POOL, { description: descriptionOf(500) }));
@@ -67,7 +79,7 @@ try {
   const derived = await db
     .prepare(
       `SELECT (SELECT count(*) FROM jobs) AS jobs, (SELECT coalesce(sum(total), 0) FROM job_counts) AS counted,
-        (SELECT count(*) FROM jobs_search WHERE jobs_search MATCH '"accountant"') AS matched,
+        (SELECT count(*) FROM job_search WHERE job_search MATCH '"accountant"') AS matched,
         (SELECT count(*) FROM jobs WHERE title LIKE '%accountant%' OR reference_id LIKE '%accountant%') AS liked,
         (SELECT count(*) FROM jobs j WHERE NOT EXISTS (SELECT 1 FROM job_locations WHERE job_id = j.id)) AS unlocated`,
     )
@@ -100,9 +112,10 @@ try {
   // ROUNDS slices alternating with floor (b): floor, operation, floor, operation, … and its
   // ratio is its requests over the floor's requests in the slices around it.
   const runs = {};
-  const floors = { noop: [], d1: [] };
+  const floors = { noop: [], d1: [], limited: [] };
   const floorA = { host: HOSTS.floor, path: "/floor/noop", expect: 200 };
   const floorB = { host: HOSTS.floor, path: "/floor/d1", expect: 200 };
+  const floorC = { host: HOSTS.floor, path: "/floor/limited", expect: 200 };
   const check = (name, request, result) => {
     const unexpected = Object.entries(result.statuses).filter(([code]) => Number(code) !== request.expect);
     if (unexpected.length || result.errors || result.timeouts) {
@@ -132,33 +145,37 @@ try {
     step(
       `${name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  ${JSON.stringify(result.statuses)}${extra}`,
     );
-  const measureFloorA = async () => {
-    await slice(floorA, WARMUP_SECONDS);
-    const result = combine("floor.noop", floorA, [await slice(floorA, SLICE_SECONDS * ROUNDS)]);
-    floors.noop.push(result);
-    show("floor.noop", result);
+  // Floors (a) and (b) before and after the operations; floor (c), which the targets use,
+  // alternates with each operation.
+  const measureFloorsAB = async () => {
+    for (const [name, request, list] of [["floor.noop", floorA, floors.noop], ["floor.d1", floorB, floors.d1]]) {
+      await slice(request, WARMUP_SECONDS);
+      const result = combine(name, request, [await slice(request, SLICE_SECONDS * ROUNDS)]);
+      list.push(result);
+      show(name, result);
+    }
   };
 
-  await measureFloorA();
+  await measureFloorsAB();
   for (const [name, op] of Object.entries(ops)) {
     const request = { host: HOSTS.api, method: op.method, path: op.path, headers: op.headers, body: op.body, next: op.next, expect: op.expect };
-    await slice(floorB, WARMUP_SECONDS);
+    await slice(floorC, WARMUP_SECONDS);
     await slice(request, WARMUP_SECONDS);
     const floorSlices = [];
     const opSlices = [];
     for (let i = 0; i < ROUNDS; i++) {
-      floorSlices.push(await slice(floorB));
+      floorSlices.push(await slice(floorC));
       opSlices.push(await slice(request));
     }
-    floorSlices.push(await slice(floorB));
-    const floor = combine("floor.d1", floorB, floorSlices);
+    floorSlices.push(await slice(floorC));
+    const floor = combine("floor.limited", floorC, floorSlices);
     const run = combine(name, request, opSlices);
-    run.floorD1 = floor.requestsPerSecond;
-    floors.d1.push(floor);
+    run.floorC = floor.requestsPerSecond;
+    floors.limited.push(floor);
     runs[name] = run;
-    show(name, run, `  ÷ floor (b) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`);
+    show(name, run, `  ÷ floor (c) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`);
   }
-  await measureFloorA();
+  await measureFloorsAB();
 
   // --- latency one request at a time, interleaved in pairs so that noise hits both alike ---
   const sequential = {};
@@ -168,10 +185,10 @@ try {
     ["listQSmall", "listQLarge"],
     ["listStatusSmall", "listStatusLarge"],
     ["listLastPageSmall", "listPage500Large"],
-    ["getOne", "floor.d1"],
+    ["getOne", "floor.limited"],
   ];
   const sequentialRequest = (name) =>
-    name === "floor.noop" ? floorA : name === "floor.d1" ? floorB : requestOf(ops[name], HOSTS.api);
+    name === "floor.noop" ? floorA : name === "floor.d1" ? floorB : name === "floor.limited" ? floorC : requestOf(ops[name], HOSTS.api);
   for (const [a, b] of pairs) {
     const [ra, rb] = await sequentialLatency(origin, [sequentialRequest(a), sequentialRequest(b)], SEQUENTIAL_SAMPLES);
     sequential[a] ??= ra;
@@ -181,6 +198,12 @@ try {
       const bad = Object.keys(res.statuses).filter((code) => Number(code) !== expected);
       if (bad.length) problems.push(`${name} (sequential): ${JSON.stringify(res.statuses)}`);
     }
+  }
+  // `q` against the same employer's page 1, in turn (target: ≤ 1.2 × for the 1 000-job employer).
+  const qVsPage1 = {};
+  for (const [who, q, page] of [["small", "listQSmall", "listPage1Small"], ["large", "listQLarge", "listPage1Large"]]) {
+    const [rq, rp] = await sequentialLatency(origin, [sequentialRequest(q), sequentialRequest(page)], SEQUENTIAL_SAMPLES);
+    qVsPage1[who] = { q: rq, page1: rp, ratio: rq.p50 / rp.p50 };
   }
   step(`sequential p50 (ms): ${Object.entries(sequential).map(([n, s]) => `${n} ${s.p50.toFixed(2)}`).join(", ")}`);
 
@@ -230,6 +253,25 @@ try {
     step(`clean ${label}: ${cleaning[label].msPerCall.toFixed(3)} ms per call`);
   }
 
+  // --- description cost: cleaner floor, hostile POSTs, stall ------------------------------
+  const cleanerFloor = await measureCleanerFloor(
+    origin,
+    { realistic: dirtyDescriptionOf(5 * KiB), shapeBytes: CLEANER_SHAPE_BYTES, rounds: CLEANER_ROUNDS },
+    problems,
+    step,
+  );
+  const hostile = await measureHostilePosts(origin, writer, { sizes: [256 * KiB, MiB], repeats: HOSTILE_REPEATS }, problems, step);
+  hostile.repeats = HOSTILE_REPEATS;
+  const heaviest = [
+    ...Object.entries(hostile.accepted).map(([name, p]) => ({ name, ms: p.ms, html: name })),
+    ...hostile.sizes.flatMap((size) => Object.entries(hostile.bySize[size].shapes).map(([name, p]) => ({ name: `${name} at ${size / KiB} KiB`, ms: p.ms, size, shape: name }))),
+  ].sort((a, b) => b.ms - a.ms)[0];
+  const heaviestDescription = heaviest.shape
+    ? fitting(HOSTILE_SHAPES[heaviest.shape], heaviest.size)
+    : WORST_ACCEPTED[heaviest.name];
+  const stall = await measureStall(origin, writer, heaviest.name, heaviestDescription, STALL_ROUNDS, problems);
+  step(`stall: GET /positiontypes waited at most ${stall.worstGetMs.toFixed(1)} ms (${stall.gets} GETs) during POST ${stall.label} (${stall.postMs.toFixed(0)} ms)`);
+
   // --- report --------------------------------------------------------------------------
   const results = {
     date: new Date().toISOString(),
@@ -244,6 +286,8 @@ try {
       sliceSeconds: SLICE_SECONDS,
       rounds: ROUNDS,
       warmupSeconds: WARMUP_SECONDS,
+      quick: QUICK,
+      jobs: { small: SMALL, large: LARGE, writes: WRITE_POOL, deletes: DELETE_POOL, cron: CRON_JOBS },
     },
     floors,
     runs,
@@ -251,6 +295,10 @@ try {
     sequential,
     cron,
     cleaning,
+    cleanerFloor,
+    hostile,
+    stall,
+    qVsPage1,
     bundle,
     seedCheck: derived,
     storage: {

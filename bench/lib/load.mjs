@@ -29,12 +29,15 @@ export async function load(origin, { host, method = "GET", path, headers = {}, b
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/** A connection of its own, for a request sent while another is in flight. */
+export const ownConnection = () => new http.Agent({ keepAlive: true, maxSockets: 1 });
+
 /** One request at a time, timed in microseconds: latency without queueing behind others. */
-export function send(origin, { host, method = "GET", path, headers = {}, body }) {
+export function send(origin, { host, method = "GET", path, headers = {}, body }, via = agent) {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.request({ hostname, port, method, path, agent, headers: { host, ...headers } }, (res) => {
+    const req = http.request({ hostname, port, method, path, agent: via, headers: { host, ...headers } }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () =>

@@ -54,7 +54,7 @@ export function operations({ small, large, writes, deletes }) {
   const deleteId = cycle(deletes.first, deletes.last);
   const list = (employer, query) => ({ method: "GET", path: `${API}/jobs?${query}`, headers: auth(employer), expect: 200 });
   return {
-    getOne: { method: "GET", path: `${API}/jobs/${large.first + 12345}`, headers: auth(large), expect: 200 },
+    getOne: { method: "GET", path: `${API}/jobs/${large.first + Math.min(12345, large.last - large.first)}`, headers: auth(large), expect: 200 },
     listPage1Small: list(small, "page=1"),
     listPage1Large: list(large, "page=1"),
     listLastPageSmall: list(small, `page=${Math.ceil((small.last - small.first + 1) / 10)}`),

@@ -46,6 +46,8 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript }
         scriptPath: floorScript,
         compatibilityDate: workerOptions.compatibilityDate,
         d1Databases: workerOptions.d1Databases,
+        // The same limiter as the API's (floor c); its own key, so it never throttles the API.
+        ratelimits: workerOptions.ratelimits,
         routes: [`${HOSTS.floor}/*`],
       },
     ],

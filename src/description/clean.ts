@@ -1,111 +1,178 @@
 import { ValidationError } from "../http/problem";
 import { safeHref, safeTarget } from "./link";
-import { type AllowedTag, MarkupWriter } from "./writer";
+import { countMarkup, MAX_TAGS, overLimit } from "./markup";
+import { type AllowedTag, MarkupWriter, type OpenElement } from "./writer";
 
-// DESIGN.md section 6. The rewriter's own output is thrown away: the cleaned description is
-// rebuilt from its events (start tag, end tag, text) by a writer that escapes every text and
+// DESIGN.md sections 6 and 6a. The rewriter's own output is thrown away: the cleaned description
+// is rebuilt from its events (start tag, end tag, text) by a writer that escapes every text and
 // decides all nesting, so nothing from the input reaches the output unexamined: not a stray
 // `<`, not an unterminated tag at the end, not a comment or doctype.
+//
+// Cost: each event is a call from the rewriter into JavaScript, by far the largest cost per tag
+// (docs/benchmarks.md), so the handlers do as little as they can: one handler per tag name (no
+// tagName read), no end-tag handler for `br`, text gathered as one string per text node. The
+// number of events is bounded by a count made before the rewriter runs (markup.ts).
 
-const ALLOWED = new Set<string>(["strong", "b", "em", "i", "br", "p", "div", "ul", "ol", "li", "a"]);
+const ALLOWED: readonly AllowedTag[] = ["strong", "b", "em", "i", "br", "p", "div", "ul", "ol", "li", "a"];
 
 /** Elements whose content is never text for a reader (raw text, scripts, foreign content): they go with it. */
-const DROPPED_WITH_CONTENT = new Set([
+const DROPPED_WITH_CONTENT = [
   "script", "style", "iframe", "frame", "frameset", "object", "embed", "applet", "template",
   "noscript", "noembed", "noframes", "xmp", "plaintext", "svg", "math", "head", "title",
   "textarea", "select", "option",
-]);
+];
 /** Void in HTML, but lol-html would wait for its end tag and drop everything after it. */
 const VOID_BUT_NOT_TO_LOL_HTML = "frame";
 
-/** Every other element is unwrapped, which needs no handler: its tags are simply never written. */
-const HANDLED = [...ALLOWED, ...DROPPED_WITH_CONTENT].join(", ");
-
 /**
- * lol-html refuses (throws) to tokenise a raw-text element inside `<select>` or after
- * `<frameset>`, because a browser's tree builder would decide how to read it. Both go with
- * their content anyway, so a retry reads them as `<template>`, which also goes with its content
- * and which the tokeniser parses as plain markup.
+ * Events one pass may hand to JavaScript: one per tag, and one or two per text node (between
+ * two tags or comments), plus slack for text split across input chunks. Within the limits of
+ * markup.ts a pass stays below it; past it the input had more tags than the count saw, and is
+ * refused as the count would have refused it.
  */
-const AMBIGUOUS_CONTEXT = /<(\/?)(?:select|frameset)(?=[\t\n\f\r />]|$)/gi;
+const MAX_EVENTS = 4 * MAX_TAGS + 1_000;
+
+/** Work done so far in this isolate, for tests and the benchmark to count (never timed). */
+export const cleanerWork = { passes: 0, events: 0 };
 
 /**
  * Cleans job description HTML down to the allow-list; the result is well-formed and cleaning
- * it again changes nothing. Throws a ValidationError (field `description`) for HTML that leaves
- * more elements open at once than lol-html can track (16384 in workerd).
+ * it again changes nothing. Throws a ValidationError (field `description`) for HTML over the
+ * limits of DESIGN 6a: more than 20 000 tags, or more than 10 000 elements open at once.
  */
 export async function cleanDescription(html: string): Promise<string> {
+  const count = countMarkup(html);
+  const refusal = overLimit(count);
+  if (refusal !== null) throw new ValidationError([{ field: "description", message: refusal }]);
+  const writer = new MarkupWriter();
   try {
-    return await rebuild(html);
+    await rewrite(html, writer);
   } catch (error) {
     if (!isParserError(error)) throw error;
-    const unambiguous = html.replace(AMBIGUOUS_CONTEXT, "<$1template");
-    if (unambiguous !== html) return cleanDescription(unambiguous);
-    if (error.message.includes("memory limit")) {
-      throw new ValidationError([{ field: "description", message: TOO_MANY_OPEN_ELEMENTS }]);
-    }
+    if (error.message.includes("memory limit")) throw new ValidationError([{ field: "description", message: TOO_MANY_OPEN }]);
+    // lol-html refuses to tokenise a raw-text tag (<style>, <textarea>…) inside <select> or after
+    // <frameset>, where only a browser's tree builder knows whether it starts raw text (its
+    // "ambiguity guard", strict mode). Both go with their content anyway, so the input is read
+    // again in the slices between them, each by a fresh tokeniser: the text itself is untouched.
+    if (count.ambiguous.length === 0) throw new ValidationError([{ field: "description", message: AMBIGUOUS }]);
+    return cleanAround(html, count.ambiguous);
+  }
+  return writer.finish();
+}
+
+/**
+ * The rewriting alone, without the limits: only for the benchmark, which compares it with a bare
+ * rewriter pass over inputs far past them. Never call it on a client's input.
+ */
+export async function rewriteUnbounded(html: string): Promise<string> {
+  const writer = new MarkupWriter();
+  await rewrite(html, writer, Infinity);
+  return writer.finish();
+}
+
+const TOO_MANY_OPEN = "Description HTML leaves too many elements open at once to be cleaned; close elements such as <p>, <li> and <div>.";
+const AMBIGUOUS = "Description HTML has a raw-text element such as <style> where it cannot be read unambiguously; remove it.";
+
+async function cleanAround(html: string, skipped: readonly [number, number][]): Promise<string> {
+  const writer = new MarkupWriter();
+  let from = 0;
+  for (const [start, end] of skipped) {
+    if (start > from) await rewriteOrRefuse(html.slice(from, start), writer);
+    from = Math.max(from, end);
+  }
+  if (from < html.length) await rewriteOrRefuse(html.slice(from), writer);
+  return writer.finish();
+}
+
+async function rewriteOrRefuse(html: string, writer: MarkupWriter): Promise<void> {
+  try {
+    await rewrite(html, writer);
+  } catch (error) {
+    if (isParserError(error)) throw new ValidationError([{ field: "description", message: AMBIGUOUS }]);
     throw error;
   }
 }
-
-const TOO_MANY_OPEN_ELEMENTS =
-  "Description HTML leaves too many elements open at once (thousands of unclosed tags) to be cleaned; close elements such as <p> and <li>.";
 
 /** lol-html reports input it will not tokenise as a TypeError starting "Parser error:". */
 function isParserError(error: unknown): error is TypeError {
   return error instanceof TypeError && error.message.startsWith("Parser error:");
 }
 
-async function rebuild(html: string): Promise<string> {
-  const writer = new MarkupWriter();
+/** One rewriter pass over `html`, its events written into `writer`. */
+async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENTS): Promise<void> {
+  cleanerWork.passes++;
+  let events = 0;
+  const counted = () => {
+    if (++events > maxEvents) {
+      throw new ValidationError([{ field: "description", message: overLimit({ tags: MAX_TAGS + 1, maxOpen: 0, ambiguous: [] })! }]);
+    }
+  };
   let dropping = false; // inside an element that goes with its content
-  let text: string[] = []; // chunks of the current text node: a reference may span two chunks
+  // Text since the last tag written, flushed at the next one: reading each chunk's
+  // lastInTextNode would cost a call into the runtime per chunk. (Text on both sides of a
+  // comment or of an unwrapped tag is then escaped as one: harmless, `<` and `>` are always
+  // escaped, so no markup can form.)
+  let text = "";
   const flushText = () => {
-    if (text.length > 0) writer.text(text.join(""));
-    text = [];
+    if (text !== "") writer.text(text);
+    text = "";
+  };
+  const closer = (open: OpenElement) => () => {
+    counted();
+    flushText();
+    writer.end(open);
   };
 
-  const rewriter = new HTMLRewriter()
-    .on(HANDLED, {
-      element(element) {
-        if (dropping) return;
-        flushText();
-        const tag = element.tagName;
-        if (DROPPED_WITH_CONTENT.has(tag)) {
-          // Void and self-closing ones (`<embed>`, `<svg/>`) have no content to drop.
-          dropping = tag !== VOID_BUT_NOT_TO_LOL_HTML && onEndTag(element, () => (dropping = false));
-          return;
-        }
+  const keep = (tag: AllowedTag): HTMLRewriterElementContentHandlers => ({
+    element(element) {
+      counted();
+      if (dropping) return;
+      flushText();
+      let attributes: [string, string][] | undefined;
+      if (tag === "a") {
+        const href = safeHref(element.getAttribute("href"));
+        if (href === null) return; // an a without a safe link is unwrapped
+        const target = safeTarget(element.getAttribute("target"));
+        attributes = target === null ? [["href", href]] : [["href", href], ["target", target]];
+      }
+      const open = writer.start(tag, attributes); // null for `br`: no end tag to wait for
+      // `<b/>` still has an end tag in HTML, and lol-html agrees.
+      if (open !== null && !onEndTag(element, closer(open))) writer.end(open);
+    },
+  });
+  const drop = (tag: string): HTMLRewriterElementContentHandlers => ({
+    element(element) {
+      counted();
+      if (dropping) return;
+      flushText();
+      // Void and self-closing ones (`<embed>`, `<svg/>`) have no content to drop.
+      dropping = tag !== VOID_BUT_NOT_TO_LOL_HTML && onEndTag(element, () => {
+        counted();
+        dropping = false;
+      });
+    },
+  });
 
-        let attributes: [string, string][] = [];
-        if (tag === "a") {
-          const href = safeHref(element.getAttribute("href"));
-          if (href === null) return; // an a without a safe link is unwrapped
-          const target = safeTarget(element.getAttribute("target"));
-          attributes = target === null ? [["href", href]] : [["href", href], ["target", target]];
-        }
-        const open = writer.start(tag as AllowedTag, attributes);
-        if (open === null) return;
-        const hasEndTag = onEndTag(element, () => {
-          flushText();
-          writer.end(open);
-        });
-        if (!hasEndTag) writer.end(open);
-      },
-    })
-    .onDocument({
-      text(chunk) {
-        if (dropping) return;
-        text.push(chunk.text);
-        if (chunk.lastInTextNode) flushText();
-      },
-      // Comments and doctypes are simply never written, nor is anything else not handled here.
-    });
+  // Every other element is unwrapped, which needs no handler: its tags are simply never written.
+  let rewriter = new HTMLRewriter();
+  for (const tag of ALLOWED) rewriter = rewriter.on(tag, keep(tag));
+  for (const tag of DROPPED_WITH_CONTENT) rewriter = rewriter.on(tag, drop(tag));
+  rewriter = rewriter.onDocument({
+    text(chunk) {
+      counted();
+      if (dropping) return;
+      text += chunk.text;
+    },
+    // Comments and doctypes are simply never written, nor is anything else not handled here.
+  });
 
-  // Drains the rewriter: its events fill the writer.
-  await rewriter.transform(new Response(html)).arrayBuffer();
+  try {
+    // Drains the rewriter: its events fill the writer.
+    await rewriter.transform(new Response(html)).arrayBuffer();
+  } finally {
+    cleanerWork.events += events;
+  }
   flushText();
-  return writer.finish();
 }
 
 /** Registers `handler` for the element's end tag; false if the element cannot have one (void or self-closing). */

@@ -1,0 +1,141 @@
+// A cheap, linear count of a description's markup before HTMLRewriter sees it (DESIGN.md 6a).
+// Each tag costs the cleaner a call from the rewriter into JavaScript, and each comment splits
+// the text around it into one more call, so the count bounds the cleaner's work. It reads the
+// input the way the HTML tokeniser does where that changes the count (attribute values, comments,
+// raw-text elements such as <script>, <plaintext>), and otherwise only approximately (foreign
+// content, script escapes): the cleaner keeps its own hard budget of events as a backstop.
+
+/**
+ * DESIGN 6a: more start and end tags than this may be refused. Counted as the cleaned description
+ * writes them: an element's end tag counts whether written or left implied (`<li>a<li>b` is four
+ * tags), so cleaning never turns an accepted description into one over the limit and a client
+ * can always send back what it got; and comments count, since each splits the text around it
+ * into one more call.
+ */
+export const MAX_TAGS = 20_000;
+/** DESIGN 6a: more elements open at once than this may be refused. */
+export const MAX_OPEN_ELEMENTS = 10_000;
+
+export interface MarkupCount {
+  /** Start and end tags (implied end tags included), comments, doctypes and processing instructions. */
+  tags: number;
+  /** The deepest stack of elements open at once, closing by end tags only (as lol-html tracks them). */
+  maxOpen: number;
+  /** `[from, to)` of each `<select>` and `<frameset>` with its content (see clean.ts). */
+  ambiguous: [number, number][];
+}
+
+const VOID = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
+]);
+/** Their content is text up to their own end tag. */
+const RAW_TEXT = new Set(["script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "textarea", "title"]);
+const FOREIGN = new Set(["svg", "math"]);
+/** Start tags that end lol-html's "in select" state (its ambiguity guard) as they end a browser's. */
+const ENDS_SELECT = new Set(["select", "textarea", "input", "keygen"]);
+
+const SPACE = "[\\t\\n\\f\\r ]";
+const ATTRIBUTES = `(?:[\\t\\n\\f\\r /]+|[^\\t\\n\\f\\r />][^\\t\\n\\f\\r />=]*(?:${SPACE}*=${SPACE}*(?:"[^"]*"?|'[^']*'?|[^\\t\\n\\f\\r >]*))?)*`;
+// One token at a time from `lastIndex`; the groups say which kind. Text runs to the next `<`.
+const TOKEN = new RegExp(
+  [
+    "[^<]+", // text
+    "<!--(?:-?>|[\\s\\S]*?--!?>|[\\s\\S]*)", // comment
+    "<!\\[CDATA\\[[\\s\\S]*?(?:\\]\\]>|$)", // CDATA, a section only in foreign content
+    "<[!?][^>]*>?", // doctype, processing instruction, bogus comment
+    `<(/?)([A-Za-z][^\\t\\n\\f\\r />]*)${ATTRIBUTES}(>?)`, // start or end tag: groups 1 (`/`), 2 (name), 3 (`>`)
+    "</[^A-Za-z>][^>]*>?", // bogus comment
+    "</>|<", // ignored, or a `<` that is text
+  ].join("|"),
+  "y",
+);
+
+/**
+ * Counts tags and open elements, stopping early once either limit is passed (the count is then
+ * only known to be over it).
+ */
+export function countMarkup(html: string): MarkupCount {
+  const count: MarkupCount = { tags: 0, maxOpen: 0, ambiguous: [] };
+  let lower: string | undefined; // for finding the end of raw text, made on first need
+  const open: string[] = [];
+  const openByName = new Map<string, number>();
+  let foreign = 0; // depth of svg/math, where raw-text elements and voids do not exist
+  let select = -1; // start of the open <select>, if any
+  let frameset = -1;
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < html.length) {
+    if (count.tags > MAX_TAGS || count.maxOpen > MAX_OPEN_ELEMENTS) return count;
+    const at = TOKEN.lastIndex;
+    const token = TOKEN.exec(html)!;
+    const first = token[0];
+    if (first.length === 1 || first[0] !== "<" || first === "</>") continue; // text, or `<` as text
+    if (token[2] === undefined) {
+      // comment, CDATA, doctype, processing instruction
+      if (first.startsWith("<![CDATA[") && foreign === 0) {
+        const end = html.indexOf(">", at); // outside foreign content, a bogus comment up to the first `>`
+        TOKEN.lastIndex = end < 0 ? html.length : end + 1;
+      }
+      count.tags++;
+      continue;
+    }
+    if (token[3] === "") break; // a tag cut off by the end of the input is no tag
+    const name = token[2].toLowerCase();
+    if (token[1] === "/") {
+      if (name === "select" && select >= 0) {
+        count.ambiguous.push([select, TOKEN.lastIndex]);
+        select = -1;
+      } else if (name === "frameset" && frameset >= 0) {
+        count.ambiguous.push([frameset, TOKEN.lastIndex]);
+        frameset = -1;
+      }
+      // An end tag of an open element was counted with its start; a stray one (or one of a
+      // raw-text element) counts on its own.
+      if ((openByName.get(name) ?? 0) === 0) {
+        count.tags++;
+        continue;
+      }
+      for (;;) {
+        const closed = open.pop()!;
+        openByName.set(closed, openByName.get(closed)! - 1);
+        if (FOREIGN.has(closed)) foreign--;
+        if (closed === name) break;
+      }
+      continue;
+    }
+    if (select >= 0 && ENDS_SELECT.has(name)) {
+      count.ambiguous.push([select, at]);
+      select = -1;
+    }
+    if (select < 0 && frameset < 0) {
+      if (name === "select") select = at;
+      else if (name === "frameset") frameset = at;
+    }
+    count.tags++;
+    if (foreign === 0 && RAW_TEXT.has(name)) {
+      lower ??= html.toLowerCase();
+      const end = lower.indexOf(`</${name}`, TOKEN.lastIndex);
+      TOKEN.lastIndex = end < 0 ? html.length : end;
+      continue;
+    }
+    if (foreign === 0 && name === "plaintext") break;
+    if (foreign === 0 ? VOID.has(name) : first.endsWith("/>")) continue;
+    count.tags++; // its end tag, written or implied
+    if (FOREIGN.has(name)) foreign++;
+    open.push(name);
+    openByName.set(name, (openByName.get(name) ?? 0) + 1);
+    if (open.length > count.maxOpen) count.maxOpen = open.length;
+  }
+  for (const from of [select, frameset]) if (from >= 0) count.ambiguous.push([from, html.length]);
+  return count;
+}
+
+/** The message for a description over a limit, or null when it is within both. */
+export function overLimit({ tags, maxOpen }: MarkupCount): string | null {
+  if (maxOpen > MAX_OPEN_ELEMENTS) {
+    return `Description HTML leaves more than ${MAX_OPEN_ELEMENTS.toLocaleString("en-US")} elements open at once; close elements such as <p>, <li> and <div>.`;
+  }
+  if (tags > MAX_TAGS) {
+    return `Description HTML has more than ${MAX_TAGS.toLocaleString("en-US")} tags (start and end tags, implied end tags and comments together); send at most ${MAX_TAGS.toLocaleString("en-US")}.`;
+  }
+  return null;
+}
