@@ -4,6 +4,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { measureBatchSync } from "./lib/batch.mjs";
 import { bundleWorker, measureBundle } from "./lib/build.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, send, sequentialLatency } from "./lib/load.mjs";
@@ -35,6 +36,7 @@ const CLEANER_SHAPE_BYTES = setting("BENCH_CLEANER_SHAPE_BYTES", MiB, 128 * KiB)
 const CLEANER_ROUNDS = setting("BENCH_CLEANER_ROUNDS", 2, 1);
 const HOSTILE_REPEATS = setting("BENCH_HOSTILE_REPEATS", 3, 1);
 const STALL_ROUNDS = setting("BENCH_STALL_ROUNDS", 3, 1);
+const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -272,6 +274,9 @@ try {
   const stall = await measureStall(origin, writer, heaviest.name, heaviestDescription, STALL_ROUNDS, problems);
   step(`stall: GET /positiontypes waited at most ${stall.worstGetMs.toFixed(1)} ms (${stall.gets} GETs) during POST ${stall.label} (${stall.postMs.toFixed(0)} ms)`);
 
+  // --- batch sync against single PUTs -----------------------------------------------------
+  const batchSync = await measureBatchSync({ origin, db, kv, connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, seeded: BATCH_SEEDED, problems, step });
+
   // --- report --------------------------------------------------------------------------
   const results = {
     date: new Date().toISOString(),
@@ -298,6 +303,7 @@ try {
     cleanerFloor,
     hostile,
     stall,
+    batchSync,
     qVsPage1,
     bundle,
     seedCheck: derived,

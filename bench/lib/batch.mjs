@@ -8,7 +8,6 @@ import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
 
 const API = "/api/v1.1";
 const ENTRIES = 100;
-const SEEDED = 20_000;
 
 function jobOf(referenceId, description) {
   return {
@@ -40,13 +39,13 @@ function entries(employer, description, source) {
   };
 }
 
-export async function measureBatchSync({ origin, db, kv, connections, seconds, problems, step }) {
+export async function measureBatchSync({ origin, db, kv, connections, seconds, seeded, problems, step }) {
   const description = descriptionOf(2_000);
   const setup = async (name) => {
     const employer = await createEmployer(db, kv, name);
     const prefix = `B${employer.employerId}-`;
-    await seedJobs(db, employer.employerId, SEEDED, { prefix, status: "active", description });
-    return { ...employer, prefix, seeded: SEEDED };
+    await seedJobs(db, employer.employerId, seeded, { prefix, status: "active", description });
+    return { ...employer, prefix, seeded };
   };
   const batchEmployer = await setup("Bench Batch Ltd.");
   const singleEmployer = await setup("Bench Single Ltd.");
