@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run keys -- create --name "Acme Ltd." [--plan unlimited] [--remote]
-// npm run keys -- revoke KEY [--remote]
+// npm run keys -- revoke --stdin [--remote]   (or revoke KEY: the key then shows in shell history)
 // npm run keys -- list [--remote]
 import { parseArgs } from "node:util";
 import { createEmployerWithKey, listEmployers, revokeKey } from "./lib/employers.mjs";
@@ -8,9 +8,17 @@ import { applyMigrations } from "./lib/wrangler.mjs";
 
 const USAGE = `Usage:
   npm run keys -- create --name "Acme Ltd." [--plan standard|unlimited] [--remote]
-  npm run keys -- revoke KEY [--remote]
+  npm run keys -- revoke --stdin [--remote]   (reads the key from standard input)
+  npm run keys -- revoke KEY [--remote]       (the key shows in shell history and process lists)
   npm run keys -- list [--remote]
-Local dev state by default; --remote acts on the deployed D1 database and KV namespace.`;
+Local dev state by default (its migrations are applied first); --remote acts on the deployed
+D1 database and KV namespace and never applies migrations (npm run deploy does).`;
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8").trim();
+}
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -19,13 +27,15 @@ async function main() {
       name: { type: "string" },
       plan: { type: "string", default: "standard" },
       remote: { type: "boolean", default: false },
+      stdin: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) return console.log(USAGE);
-  // The key store lives beside the employers table, so make sure the schema is there first.
-  applyMigrations(values.remote);
+  // Locally the CLI may run before npm run dev ever did: make sure the schema is there. Never
+  // remotely: production migrations are a deploy's decision (npm run deploy), not a key's.
+  if (!values.remote) applyMigrations(false);
 
   switch (command) {
     case "create": {
@@ -37,8 +47,10 @@ async function main() {
       return;
     }
     case "revoke": {
-      if (rest.length !== 1) throw new Error("revoke takes exactly one KEY.");
-      if (!(await revokeKey(rest[0], values.remote))) throw new Error("No such key.");
+      const key = values.stdin ? await readStdin() : rest[0];
+      if (values.stdin ? rest.length !== 0 : rest.length !== 1) throw new Error("revoke takes exactly one KEY, or --stdin.");
+      if (!key) throw new Error("No key given.");
+      if (!(await revokeKey(key, values.remote))) throw new Error("No such key.");
       console.log("Revoked. Running isolates may still accept it for up to 60 seconds (their key cache).");
       return;
     }

@@ -14,11 +14,11 @@ import { noSniff, privateResponses } from "./http/middleware/security-headers";
 import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { validationHook } from "./http/validation";
+import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
-export const API_PREFIX = "/api/v1.1";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createApp() {

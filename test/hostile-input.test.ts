@@ -447,6 +447,53 @@ describe("hostile input: job endpoints (OWASP API4, API8)", () => {
     }
   });
 
+  it("application/json with any parameters, spacing and a trailing `;` is accepted on every write, never a 415 or 5xx (DESIGN 5)", async () => {
+    const parameter = fc.constantFrom("", ";", " ;", "; charset=utf-8", " ;charset=utf-8", "; charset=utf-8;", "; foo_bar=1", ";charset=\"utf-8\"", ";\tx=y ;");
+    const essence = fc.constantFrom("application/json", "APPLICATION/JSON", "Application/Json", " application/json");
+    await fc.assert(
+      fc.asyncProperty(essence, parameter, fc.constantFrom(0, 1, 2, 3), async (type, params, i) => {
+        const [method, path] = writes()[i];
+        const body = method === "DELETE" ? { referenceId: "HOSTILE-NOPE" } : method === "PUT" && path.endsWith("/jobs") ? jobBody({ referenceId: "HOSTILE-CT" }) : jobBody();
+        const res = await write(method, path, JSON.stringify(body), `${type}${params}`);
+        await expectSafeResponse(res, `${method} ${path} ${type}${params}`);
+        expect([200, 201, 404], `${method} ${path} "${type}${params}"`).toContain(res.status);
+      }),
+      RUNS,
+    );
+  });
+
+  it("a control character anywhere in q is a 400 naming q, never a 5xx or a match-everything (DESIGN 5)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 10 }), fc.integer({ min: 0, max: 0x1f }).map((n) => String.fromCharCode(n)), fc.string({ maxLength: 10 }), async (before, control, after) => {
+        for (const path of ["/api/v1.1/jobs", "/api/v1.1/locations"]) {
+          const res = await send(`${path}?q=${encodeURIComponent(before + control + after)}`, { headers: { "API-Key": employer.apiKey } });
+          const text = await expectSafeResponse(res, JSON.stringify(before + control + after));
+          expect(res.status).toBe(400);
+          expect(JSON.parse(text).errors).toEqual([{ field: "q", message: "q must not contain control characters." }]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("messages a person can read for bad parameters: never a library's wording such as \"valid regex\" (DESIGN 5)", async () => {
+    const cases: [string, string, string][] = [
+      ["/api/v1.1/jobs?page=0", "page", "page must be at least 1."],
+      ["/api/v1.1/jobs?pageSize=101", "pageSize", "pageSize must be at most 100."],
+      ["/api/v1.1/jobs?page=abc", "page", "page must be a whole number from 1 to 2147483647."],
+      ["/api/v1.1/jobs/abc", "id", "id must be a whole number from 1 to 2147483647."],
+      ["/api/v1.1/jobs/0", "id", "id must be a whole number from 1 to 2147483647."],
+      ["/api/v1.1/locations/-1", "id", "id must be a whole number from 1 to 2147483647."],
+    ];
+    for (const [path, field, message] of cases) {
+      const res = await send(path, { headers: { "API-Key": employer.apiKey } });
+      const text = await expectSafeResponse(res, path);
+      expect(res.status, path).toBe(400);
+      expect(JSON.parse(text).errors, path).toEqual([{ field, message }]);
+      expect(text).not.toMatch(/regex|Invalid string|expected/i);
+    }
+  });
+
   it("query strings of every shape on the job list never cause a 5xx", async () => {
     const param = fc.constantFrom("q", "status", "page", "pageSize", "__proto__", "status[]", "");
     await fc.assert(

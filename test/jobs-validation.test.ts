@@ -204,3 +204,20 @@ describe("a description that cleans to nothing (DESIGN 4)", () => {
     }
   });
 });
+
+describe("addresses written in full (DESIGN 4)", () => {
+  it("applicationUrl must be written with http:// or https://: http:example.com, https:\\\\evil.com and https:/x are refused", async () => {
+    for (const applicationUrl of ["http:example.com", "https:\\\\evil.com", "https:/x.example", "https:\\\\\\\\evil.com", "//evil.com", "ftp://x.example", "https://exa\u0001mple.com"]) {
+      await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl }), ["applicationUrl"]);
+    }
+    expect((await postJob(employer, { applicantRoutingType: { id: 2 }, applicationUrl: "HTTPS://careers.example.com/apply?x=1" })).applicationUrl).toBe(
+      "HTTPS://careers.example.com/apply?x=1",
+    );
+  });
+
+  it("applicationEmail refuses control characters", async () => {
+    for (const applicationEmail of ["jobs\u0000@acme.example", "jobs@acme\u0007.example", "jobs@acme.example\u007f", "jo\u0085bs@acme.example"]) {
+      await rejected(jobBody({ applicantRoutingType: { id: 1 }, applicationEmail }), ["applicationEmail"]);
+    }
+  });
+});

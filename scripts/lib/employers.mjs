@@ -18,7 +18,17 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
     remote,
   );
   const apiKey = newApiKey();
-  await putKey(apiKey, id, remote);
+  try {
+    await putKey(apiKey, id, remote);
+  } catch (error) {
+    // D1 and KV cannot share a transaction: undo the employer, so a failure leaves neither half.
+    try {
+      query(`DELETE FROM employers WHERE id = ${Number(id)}`, remote);
+    } catch {
+      throw new Error(`${error.message}\nThe key was not stored, and employer ${id} could not be removed: delete it by hand.`);
+    }
+    throw error;
+  }
   return { employerId: id, apiKey };
 }
 

@@ -1,10 +1,11 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
+import { API_PREFIX } from "./version";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { publicOrigin } from "./paging";
 import { problemResponses, type ProblemStatus } from "./schemas";
 
-export const OPENAPI_PATH = "/api/v1.1/openapi.json";
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 const DESCRIPTION = `
 Create, update, archive, re-publish, delete and list your job postings, and read the reference

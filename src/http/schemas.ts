@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { INT32_MAX } from "./limits";
 
 export const FieldErrorSchema = z
   .object({
@@ -57,16 +58,15 @@ export const PagingSchema = z
   })
   .openapi("Paging");
 
-const INT32_MAX = 2_147_483_647;
-
-// Query values arrive as text: only canonical decimals are accepted, then bounded as numbers.
+// Query values arrive as text: only decimals are accepted, then bounded as numbers, so that
+// `page=0` reads "page must be at least 1." and `pageSize=500` "pageSize must be at most 100.".
 const pageNumber = (name: string, fallback: number, max = INT32_MAX) =>
   z
     .string()
-    .regex(/^[1-9][0-9]{0,9}$/, `${name} must be a whole number from 1 to ${max}.`)
+    .regex(/^(0|[1-9][0-9]{0,9})$/, `${name} must be a whole number from 1 to ${max}.`)
     .optional()
     .transform((value) => (value === undefined ? fallback : Number(value)))
-    .pipe(z.number().int().max(max))
+    .pipe(z.number().int().min(1).max(max))
     .openapi({ param: { name, in: "query" }, type: "integer", minimum: 1, maximum: max, default: fallback } as never);
 
 /** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */
@@ -79,8 +79,8 @@ export const PagingQuerySchema = z.object({
 export const IdParamSchema = z.object({
   id: z
     .string()
-    .regex(/^[1-9][0-9]{0,9}$/, "id must be a whole number from 1 to 2147483647.")
+    .regex(/^[1-9][0-9]{0,9}$/, `id must be a whole number from 1 to ${INT32_MAX}.`)
     .transform(Number)
-    .refine((n) => n <= INT32_MAX, "id must be a whole number from 1 to 2147483647.")
+    .refine((n) => n <= INT32_MAX, `id must be a whole number from 1 to ${INT32_MAX}.`)
     .openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, maximum: INT32_MAX, example: 1234 } as never),
 });

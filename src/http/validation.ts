@@ -49,8 +49,10 @@ function describe(issue: Issue): string {
 export function toFieldErrors(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): FieldError[] {
   return issues.map((issue) => {
     const field = fieldPath([...prefix, ...issue.path]);
-    // A schema's own message (custom refinements) already reads as a full sentence.
-    const message = issue.code === "custom" ? issue.message : `${field || "The body"} ${describe(issue)}`;
+    // A schema's own message (refinements, patterns) already reads as a full sentence; a
+    // library's default wording ("must be a valid regex") never reaches a person.
+    const ownSentence = issue.code === "custom" || (issue.code === "invalid_format" && issue.format === "regex");
+    const message = ownSentence ? issue.message : `${field || "The body"} ${describe(issue)}`;
     return { field: field || "body", message };
   });
 }

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { API_PREFIX } from "../http/version";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
@@ -22,7 +23,7 @@ import { JobByReferenceInputSchema, JobInputSchema } from "./schemas";
 import { createJob, getJob, putJobByReference, removeJob, updateJobById, type Caller } from "./service";
 
 const caller = (c: Context<AppEnv>): Caller => ({ db: c.var.db, employerId: c.var.employerId });
-const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}/api/v1.1/jobs/${id}`;
+const locationOf = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}${API_PREFIX}/jobs/${id}`;
 const ifMatchOf = (c: Context<AppEnv>) => parsePreconditions(c.req.header("If-Match"));
 
 /** A stored job's answer headers: its ETag, and where it lives when it was just created. */

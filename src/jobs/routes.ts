@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { API_PREFIX } from "../http/version";
 import { documentedObject } from "../http/documented-object";
 import { requireJsonBody } from "../http/middleware/json-body";
 import { IdempotencyKeyHeaderSchema } from "../idempotency/schemas";
@@ -16,8 +17,8 @@ import {
 
 const tags = ["Jobs"];
 const security = [{ ApiKey: [] }];
-const JOBS = "/api/v1.1/jobs";
-const JOB = "/api/v1.1/jobs/{id}";
+const JOBS = `${API_PREFIX}/jobs`;
+const JOB = `${API_PREFIX}/jobs/{id}`;
 
 const jsonBody = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   required: true,

@@ -1,3 +1,4 @@
+import { codePoints } from "../http/limits";
 import type { FieldError } from "../http/problem";
 import type { NewPlace } from "../locations/resolve";
 import type { ReferenceData } from "../reference/repository";
@@ -159,12 +160,18 @@ export function distinctIds(ids: number[]): number[] {
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:".]+(\.[^\s@<>()[\]\\,;:".]+)+$/u;
 
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 export function isEmail(text: string): boolean {
-  return EMAIL.test(text);
+  return !CONTROL.test(text) && EMAIL.test(text);
 }
 
+/**
+ * An absolute address written with its `http://` or `https://` prefix (spec 4.2): the URL
+ * parser alone would also take `http:example.com` or `https:\\host` and mend them.
+ */
 export function isHttpUrl(text: string): boolean {
-  if (/\s/.test(text)) return false;
+  if (/\s/.test(text) || CONTROL.test(text) || !/^https?:\/\/[^/\\]/i.test(text) || text.includes("\\")) return false;
   try {
     const url = new URL(text);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
@@ -173,7 +180,6 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
-const length = (text: string) => [...text].length;
 
 /** Every rule the merged job breaks (DESIGN 4), each with the member's path in the body. */
 export function validateJob(job: JobState, reference: ReferenceData): FieldError[] {
@@ -215,13 +221,13 @@ export function validateJob(job: JobState, reference: ReferenceData): FieldError
   if (job.routingTypeId === ROUTING_EMAIL) {
     const email = job.applicationEmail;
     if (email === null) error("applicationEmail", "applicationEmail is required when applicantRoutingType.id is 1.");
-    else if (length(email) > MAX_EMAIL) error("applicationEmail", `applicationEmail must be at most ${MAX_EMAIL} characters.`);
+    else if (codePoints(email) > MAX_EMAIL) error("applicationEmail", `applicationEmail must be at most ${MAX_EMAIL} characters.`);
     else if (!isEmail(email)) error("applicationEmail", "applicationEmail must be a valid email address.");
   }
   if (job.routingTypeId === ROUTING_URL) {
     const url = job.applicationUrl;
     if (url === null) error("applicationUrl", "applicationUrl is required when applicantRoutingType.id is 2.");
-    else if (length(url) > MAX_URL) error("applicationUrl", `applicationUrl must be at most ${MAX_URL} characters.`);
+    else if (codePoints(url) > MAX_URL) error("applicationUrl", `applicationUrl must be at most ${MAX_URL} characters.`);
     else if (!isHttpUrl(url)) error("applicationUrl", "applicationUrl must be an absolute http:// or https:// address.");
   }
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { codePoints, INT32_MAX, searchTermSchema } from "../http/limits";
 import { PagingQuerySchema, PagingSchema } from "../http/schemas";
 import {
   ApplicantRoutingTypeSchema,
@@ -13,8 +14,6 @@ import { MAX_AMOUNT, toTenThousandths } from "./money";
 export const JOB_STATUSES = ["active", "archived", "draft"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-const INT32_MAX = 2_147_483_647;
-const codePoints = (text: string) => [...text].length;
 
 /** A string of at most `max` characters (code points); `""` means none (null). */
 const optionalText = (max: number | undefined, field: string) =>
@@ -191,7 +190,7 @@ export type JobHeader = z.infer<typeof JobHeaderSchema>;
 export const JobListSchema = z.object({ data: z.array(JobHeaderSchema), paging: PagingSchema }).openapi("JobList");
 
 export const JobListQuerySchema = PagingQuerySchema.extend({
-  q: z.string().max(256).optional().openapi({ param: { name: "q", in: "query" }, example: "account" }),
+  q: searchTermSchema("account"),
   status: z.enum(JOB_STATUSES).optional().openapi({ param: { name: "status", in: "query" }, example: "active" }),
 });
 

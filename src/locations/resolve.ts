@@ -1,5 +1,6 @@
 import type { GazetteerPlace } from "../reference/repository";
 import type { Location } from "../reference/schemas";
+import { codePoints } from "../http/limits";
 import { placeKey } from "./place-key";
 import { PROVINCES, provinceCode } from "./provinces";
 
@@ -65,7 +66,7 @@ function indexOf(gazetteer: GazetteerPlace[]): GazetteerIndex {
 const asLocation = ({ id, name, description, type }: GazetteerPlace): Location => ({ id, name, description, type });
 
 function checkCityName(name: string): string | undefined {
-  const length = [...name].length;
+  const length = codePoints(name);
   if (length === 0) return "Give a city name before the comma, e.g. \"Kelowna, BC\".";
   if (length > MAX_PLACE_NAME) return `The city name must be at most ${MAX_PLACE_NAME} characters.`;
   if (!/\p{L}/u.test(name) || !PLACE_NAME.test(name)) {

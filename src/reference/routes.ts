@@ -1,3 +1,5 @@
+import { searchTermSchema } from "../http/limits";
+import { API_PREFIX } from "../http/version";
 import { createRoute, z } from "@hono/zod-openapi";
 import { IdParamSchema, PagingQuerySchema } from "../http/schemas";
 import {
@@ -28,15 +30,15 @@ const staticList = <P extends string, T extends z.ZodTypeAny>(path: P, schema: T
   });
 
 export const listPositionTypes = staticList(
-  "/api/v1.1/positiontypes",
+  `${API_PREFIX}/positiontypes`,
   PositionTypeSchema,
   "PositionTypeList",
   "List position types",
 );
-export const listJobCategories = staticList("/api/v1.1/jobcategories", CategorySchema, "CategoryList", "List job categories");
-export const listSalaryTypes = staticList("/api/v1.1/salarytypes", SalaryTypeSchema, "SalaryTypeList", "List salary types");
+export const listJobCategories = staticList(`${API_PREFIX}/jobcategories`, CategorySchema, "CategoryList", "List job categories");
+export const listSalaryTypes = staticList(`${API_PREFIX}/salarytypes`, SalaryTypeSchema, "SalaryTypeList", "List salary types");
 export const listApplicantRoutingTypes = staticList(
-  "/api/v1.1/applicantroutingtypes",
+  `${API_PREFIX}/applicantroutingtypes`,
   ApplicantRoutingTypeSchema,
   "ApplicantRoutingTypeList",
   "List applicant routing types",
@@ -44,14 +46,14 @@ export const listApplicantRoutingTypes = staticList(
 
 export const searchLocationsRoute = createRoute({
   method: "get",
-  path: "/api/v1.1/locations",
+  path: `${API_PREFIX}/locations`,
   ...publicData,
   summary: "Search locations",
   description:
     "Canadian places by name prefix, ignoring case and accents; shortest name first, then the most populous.",
   request: {
     query: PagingQuerySchema.extend({
-      q: z.string().max(256).optional().openapi({ param: { name: "q", in: "query" }, example: "van" }),
+      q: searchTermSchema("van"),
     }),
   },
   responses: { 200: json(LocationListSchema, "A page of locations.") },
@@ -59,7 +61,7 @@ export const searchLocationsRoute = createRoute({
 
 export const getLocationRoute = createRoute({
   method: "get",
-  path: "/api/v1.1/locations/{id}",
+  path: `${API_PREFIX}/locations/{id}`,
   ...publicData,
   summary: "Read one location",
   request: { params: IdParamSchema },

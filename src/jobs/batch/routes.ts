@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { API_PREFIX } from "../../http/version";
 import { requireJsonBody } from "../../http/middleware/json-body";
 import { problemResponses } from "../../http/schemas";
 import { IdempotencyKeyHeaderSchema } from "../../idempotency/schemas";
@@ -7,7 +8,7 @@ import { BatchRequestSchema, BatchResponseSchema, MAX_BATCH_ENTRIES } from "./sc
 
 export const syncJobsRoute = createRoute({
   method: "post",
-  path: "/api/v1.1/jobs/batch",
+  path: `${API_PREFIX}/jobs/batch`,
   tags: ["Jobs"],
   security: [{ ApiKey: [] }],
   summary: "Upsert and delete many jobs in one request",
