@@ -8,18 +8,24 @@ import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
-import { limitJobRequests } from "./http/middleware/rate-limit";
+import { publicCors } from "./http/middleware/cors";
+import { limitJobRequests, rateLimitPolicy } from "./http/middleware/rate-limit";
 import { requestLog } from "./http/middleware/request-log";
 import { noSniff, privateResponses } from "./http/middleware/security-headers";
 import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
+import { MAX_BODY_BYTES } from "./http/limits";
 import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** Public data that any origin may read (DESIGN 11). */
+const PUBLIC_PATHS = [
+  ...["positiontypes", "jobcategories", "salarytypes", "applicantroutingtypes", "locations", "locations/*"].map((p) => `${API_PREFIX}/${p}`),
+  OPENAPI_PATH,
+];
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -28,6 +34,10 @@ export function createApp() {
   app.use(postMethodOverride(app));
   app.use(requestId());
   app.use(requestLog);
+  // Every answer of the job API, its 405 and 413 included, names the limit that applies.
+  app.use(`${API_PREFIX}/jobs/*`, rateLimitPolicy);
+  // Before the 405 check, so that a preflight (OPTIONS) of public data is answered.
+  for (const path of PUBLIC_PATHS) app.use(path, publicCors);
   app.use(
     methodNotAllowed({
       app,

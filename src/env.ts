@@ -7,6 +7,8 @@ export interface Env {
   JOB_RATE_LIMITER: RateLimit;
   /** Failed authentications per client address. */
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
+  /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */
+  JOB_RATE_LIMIT?: string;
   /** Public origin used in Location headers and paging links; empty = the request's origin. */
   BASE_URL?: string;
 }

@@ -46,17 +46,17 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
   });
 
   it("names this deployment in servers: BASE_URL when set, otherwise the request's origin", async () => {
-    expect((await openApiDocument()).servers).toEqual([{ url: BASE, description: "This deployment" }]);
+    expect((await openApiDocument()).servers).toEqual([{ url: BASE, description: "Production: this deployment", "x-internal": false }]);
     const ctx = {} as ExecutionContext;
     const configured = await worker.fetch(new Request(`${BASE}/api/v1.1/openapi.json`), { ...env, BASE_URL: "https://jobs.example.com/" }, ctx);
     expect(((await configured.json()) as OpenApiDocument).servers?.[0].url).toBe("https://jobs.example.com");
     const other = await exports.default.fetch(new Request("http://localhost:8787/api/v1.1/openapi.json"));
-    expect(((await other.json()) as OpenApiDocument).servers?.[0].url).toBe("http://localhost:8787");
+    expect(((await other.json()) as OpenApiDocument).servers?.[0]).toEqual({ url: "http://localhost:8787", description: "Local development (wrangler dev)", "x-internal": false });
   });
 
   it("describes the conventions: errors, paging, method override, rate limits, bookmarks", async () => {
     const { info } = (await openApiDocument()) as OpenApiDocument & { info: { description: string } };
-    for (const term of ["application/problem+json", "pageSize", "X-HTTP-Method-Override", "429", "Retry-After", "X-D1-Bookmark", "X-Request-Id"]) {
+    for (const term of ["application/problem+json", "pageSize", "X-HTTP-Method-Override", "429", "Retry-After", "X-D1-Bookmark", "X-Request-Id", "RateLimit-Policy", "per employer", "If-Match", "Idempotency-Key", "validateOnly", "Access-Control-Allow-Origin"]) {
       expect(info.description).toContain(term);
     }
   });

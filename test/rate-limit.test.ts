@@ -121,3 +121,36 @@ describe("rate limiting (OWASP API4: unrestricted resource consumption)", () => 
     expect(res.status).toBe(200);
   });
 });
+
+describe("RateLimit-Policy (DESIGN 11)", () => {
+  it("every job-API response carries RateLimit-Policy naming the employer's limit and window: 200, 201, 204, 400, 401, 404 and 429", async () => {
+    const employer = await createEmployer();
+    const policy = `"jobs";q=${env.JOB_RATE_LIMIT};w=60`;
+    const send = (path: string, init: RequestInit = {}, bindings: typeof env = env) =>
+      worker.fetch(new Request(`${API}${path}`, { ...init, headers: { "API-Key": employer.apiKey, ...init.headers } }), bindings, {} as ExecutionContext);
+    const created = await send("/jobs", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "x", locations: [{ description: "Regina, SK" }], categories: [{ id: 1 }] }),
+    });
+    const { id } = await created.clone().json<any>();
+    const answers = [
+      created,
+      await send(`/jobs/${id}`),
+      await send("/jobs?page=0"),
+      await send("/jobs/2147483000"),
+      await send("/jobs", { headers: { "API-Key": "nope" } }),
+      await send(`/jobs/${id}`, { method: "DELETE" }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([201, 200, 400, 404, 401, 204]);
+    for (const res of answers) expect(res.headers.get("RateLimit-Policy"), String(res.status)).toBe(policy);
+    const { limited } = await untilLimited(JOB_LIMIT, { "API-Key": employer.apiKey });
+    expect(limited.headers.get("RateLimit-Policy")).toBe(policy);
+  });
+
+  it("public reference data is not under the job limit and carries no RateLimit-Policy", async () => {
+    const res = await worker.fetch(new Request(`${API}/positiontypes`), env, {} as ExecutionContext);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("RateLimit-Policy")).toBeNull();
+  });
+});

@@ -50,3 +50,43 @@ describe("security headers (OWASP API8)", () => {
     expect(res.headers.get("Cache-Control")).toMatch(/^public/);
   });
 });
+
+describe("CORS (DESIGN 11)", () => {
+  const origin = { Origin: "https://board.example" };
+  it("reference data and the OpenAPI document may be read from any origin, and their preflights are answered", async () => {
+    for (const path of ["/positiontypes", "/jobcategories", "/salarytypes", "/applicantroutingtypes", "/locations?q=van", "/locations/1", "/openapi.json"]) {
+      const res = await request(path, { headers: origin });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("Access-Control-Allow-Origin"), path).toBe("*");
+      const preflight = await request(path, {
+        method: "OPTIONS",
+        headers: { ...origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "Content-Type" },
+        undocumented: true,
+      });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      expect(preflight.headers.get("Access-Control-Allow-Methods")).toBe("GET,POST,OPTIONS");
+      expect(preflight.headers.get("Access-Control-Allow-Headers")).toBe("Content-Type");
+    }
+  });
+
+  it("the job API answers no CORS request: no Access-Control-Allow-Origin on any answer, no preflight", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer);
+    for (const res of [
+      await request(`/jobs/${job.id}`, { apiKey: employer.apiKey, headers: origin }),
+      await request("/jobs", { apiKey: employer.apiKey, headers: origin }),
+      await request("/jobs", { headers: origin }),
+    ]) {
+      expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    }
+    const preflight = await request("/jobs", {
+      method: "OPTIONS",
+      headers: { ...origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "API-Key, Content-Type" },
+      undocumented: true,
+    });
+    expect(preflight.status).not.toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect(preflight.headers.get("Access-Control-Allow-Headers")).toBeNull();
+  });
+});

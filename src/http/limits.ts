@@ -19,3 +19,9 @@ export const searchTermSchema = (example: string) =>
     .refine((text) => !CONTROL_CHARACTERS.test(text), { message: "q must not contain control characters." })
     .optional()
     .openapi({ param: { name: "q", in: "query" }, example });
+
+/** An Int32 as documented for OpenAPI (format and bounds), from `min` up. */
+export const int32 = (min = 1, max = INT32_MAX) => z.number().int().min(min).max(max).openapi({ format: "int32" });
+
+/** The largest body any write accepts (DESIGN 5); a string inside one is at most this long. */
+export const MAX_BODY_BYTES = 1024 * 1024;

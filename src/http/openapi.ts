@@ -38,8 +38,21 @@ Clients that cannot send \`PUT\` or \`DELETE\` send \`POST\` with the header
 these two values count; anything else leaves the request a \`POST\`.
 
 ## Rate limits
-Job requests are limited per API key. Over the limit, the answer is \`429\` with a
-\`Retry-After\` header giving the seconds to wait; retry after that, not before.
+Job requests are limited per employer: all of its API keys together share one limit. Every
+answer says which limit applies in a \`RateLimit-Policy\` header (\`"jobs";q=1000;w=60\`: 1 000
+requests per 60 seconds). Over the limit, the answer is \`429\` with a \`Retry-After\` header
+giving the seconds to wait; retry after that, not before. A batch counts as one request.
+
+## CORS
+Reference data and this document may be read from any origin (\`Access-Control-Allow-Origin: *\`,
+preflights answered). The job API sends no CORS headers: API keys do not belong in browsers.
+
+## Safe retries and concurrent editors
+Every answer carrying one job has an \`ETag\`. Send it in \`If-Match\` on a PUT or DELETE to
+change the job only if nobody else did (else \`412\`), and in \`If-None-Match\` on a GET for a
+\`304\` while it is unchanged. \`Idempotency-Key\` on \`POST /jobs\` and \`POST /jobs/batch\`
+makes a retry answer the first response again. \`?validateOnly=true\` checks a write without
+storing it.
 
 ## Read-your-writes consistency
 Responses carry an \`X-D1-Bookmark\` header naming the database state they reflect. Send the
@@ -63,12 +76,16 @@ const TAGS = [
   },
 ];
 
+const environmentOf = (origin: string) =>
+  /^https?:\/\/(localhost|127\.|\[::1\])/.test(origin) ? "Local development (wrangler dev)" : "Production: this deployment";
+
 /** The document's top level; `servers` names this deployment as the client reached it. */
 function documentConfig(c: Context<AppEnv>) {
   return {
     openapi: "3.1.0",
     info: { title: "Job Posting API", version: "1.1", description: DESCRIPTION },
-    servers: [{ url: publicOrigin(c), description: "This deployment" }],
+    // OWASP API9 (inventory): each server says its audience and environment.
+    servers: [{ url: publicOrigin(c), description: environmentOf(publicOrigin(c)), "x-internal": false }],
     tags: TAGS,
     // Secure by default: a public operation says so with `security: []`.
     security: [{ ApiKey: [] }],
@@ -106,12 +123,18 @@ export function serveDocument(app: OpenAPIHono<AppEnv>) {
 
 // Always sent with the responses that document them, hence `required`.
 const HEADERS = {
-  RequestId: { description: "Identifies this request in our logs.", required: true, schema: { type: "string" } },
-  RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 0 } },
+  RequestId: { description: "Identifies this request in our logs.", required: true, schema: { type: "string", maxLength: 64 } },
+  RetryAfter: { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", format: "int32", minimum: 0, maximum: 86400 } },
+  RateLimitPolicy: {
+    description:
+      'The rate limit that applies (IETF draft-ietf-httpapi-ratelimit-headers): `"jobs";q=1000;w=60` is 1 000 requests per 60 seconds per employer, all its keys together.',
+    required: true,
+    schema: { type: "string", maxLength: 100, example: '"jobs";q=1000;w=60' },
+  },
   WwwAuthenticate: {
     description: "The credential the API expects.",
     required: true,
-    schema: { type: "string", example: 'API-Key header="API-Key"' },
+    schema: { type: "string", maxLength: 64, example: 'API-Key header="API-Key"' },
   },
 } as const;
 
@@ -126,29 +149,33 @@ type Responses = RouteConfig["responses"];
  */
 function standardProblems(route: RouteConfig): ProblemStatus[] {
   const request = route.request ?? {};
-  const isPublic = Array.isArray(route.security) && route.security.length === 0;
   return [
     ...(request.params || request.query || request.body ? [400 as const] : []),
-    ...(isPublic ? [] : [401 as const, 429 as const]),
+    ...(isPublic(route) ? [] : [401 as const, 429 as const]),
     ...(route.path.includes("{") ? [404 as const] : []),
     ...(request.body ? [413 as const, 415 as const] : []),
     500 as const,
   ];
 }
 
-function withHeaders(status: string, response: Responses[string]): Responses[string] {
+function withHeaders(status: string, response: Responses[string], limited: boolean): Responses[string] {
   if ("$ref" in response) return response;
   const headers: Record<string, unknown> = { "X-Request-Id": headerRef("RequestId") };
+  if (limited && /^[24]/.test(status)) headers["RateLimit-Policy"] = headerRef("RateLimitPolicy");
   if (status === "401") headers["WWW-Authenticate"] = headerRef("WwwAuthenticate");
   if (status === "429") headers["Retry-After"] = headerRef("RetryAfter");
   return { ...response, headers: { ...headers, ...(response.headers as object | undefined) } as never };
 }
 
+const isPublic = (route: RouteConfig) => Array.isArray(route.security) && route.security.length === 0;
+
 function completeOperation(route: RouteConfig): RouteConfig {
   const responses: Responses = { ...problemResponses(...standardProblems(route)), ...route.responses };
+  // Authenticated operations are rate limited per employer, and say so on every answer.
+  const limited = !isPublic(route);
   return {
     ...route,
-    responses: Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, withHeaders(status, r)])),
+    responses: Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, withHeaders(status, r, limited)])),
   };
 }
 

@@ -1,22 +1,22 @@
 import { z } from "@hono/zod-openapi";
-import { INT32_MAX } from "./limits";
+import { INT32_MAX, int32 } from "./limits";
 
 export const FieldErrorSchema = z
   .object({
-    field: z.string().openapi({ example: "salary.type.id" }),
-    message: z.string().openapi({ example: "salary.type.id is required." }),
+    field: z.string().max(300).openapi({ example: "salary.type.id" }),
+    message: z.string().max(1000).openapi({ example: "salary.type.id is required." }),
   })
   .openapi("FieldError");
 
 export const ProblemSchema = z
   .object({
-    type: z.string().openapi({ example: "/problems/validation-error" }),
-    title: z.string().openapi({ example: "Your request is not valid." }),
-    status: z.number().int().openapi({ example: 400 }),
-    detail: z.string().openapi({ example: "The request has invalid members; see errors." }),
-    errors: z.array(FieldErrorSchema).optional(),
-    instance: z.string().openapi({ example: "/api/v1.1/jobs" }),
-    requestId: z.string().openapi({ example: "5f0c6e2e-3d1b-4b8e-9a51-0c1d2e3f4a5b" }),
+    type: z.string().max(200).openapi({ example: "/problems/validation-error" }),
+    title: z.string().max(200).openapi({ example: "Your request is not valid." }),
+    status: int32(400, 599).openapi({ example: 400 }),
+    detail: z.string().max(2000).openapi({ example: "The request has invalid members; see errors." }),
+    errors: z.array(FieldErrorSchema).max(1000).optional(),
+    instance: z.string().max(2048).openapi({ example: "/api/v1.1/jobs" }),
+    requestId: z.string().max(64).openapi({ example: "5f0c6e2e-3d1b-4b8e-9a51-0c1d2e3f4a5b" }),
   })
   .passthrough()
   .openapi("Problem", { description: "RFC 9457 problem details; every error response has this shape." });
@@ -49,12 +49,12 @@ export function problemResponses<S extends ProblemStatus>(...statuses: S[]) {
 
 export const PagingSchema = z
   .object({
-    total: z.number().int().openapi({ example: 42 }),
-    page: z.number().int().openapi({ example: 1 }),
-    pages: z.number().int().openapi({ example: 5 }),
-    pageSize: z.number().int().openapi({ example: 10 }),
-    previous: z.string().nullable().openapi({ example: null }),
-    next: z.string().nullable().openapi({ example: "https://api.example.com/api/v1.1/jobs?status=active&page=2" }),
+    total: int32(0).openapi({ example: 42 }),
+    page: int32().openapi({ example: 1 }),
+    pages: int32(0).openapi({ example: 5 }),
+    pageSize: int32(1, 100).openapi({ example: 10 }),
+    previous: z.string().max(2048).nullable().openapi({ example: null }),
+    next: z.string().max(2048).nullable().openapi({ example: "https://api.example.com/api/v1.1/jobs?status=active&page=2" }),
   })
   .openapi("Paging");
 
@@ -67,7 +67,7 @@ const pageNumber = (name: string, fallback: number, max = INT32_MAX) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : Number(value)))
     .pipe(z.number().int().min(1).max(max))
-    .openapi({ param: { name, in: "query" }, type: "integer", minimum: 1, maximum: max, default: fallback } as never);
+    .openapi({ param: { name, in: "query" }, type: "integer", format: "int32", minimum: 1, maximum: max, default: fallback } as never);
 
 /** `page` (default 1) and `pageSize` (default 10, at most 100), shared by every list. */
 export const PagingQuerySchema = z.object({
@@ -82,5 +82,13 @@ export const IdParamSchema = z.object({
     .regex(/^[1-9][0-9]{0,9}$/, `id must be a whole number from 1 to ${INT32_MAX}.`)
     .transform(Number)
     .refine((n) => n <= INT32_MAX, `id must be a whole number from 1 to ${INT32_MAX}.`)
-    .openapi({ param: { name: "id", in: "path" }, type: "integer", minimum: 1, maximum: INT32_MAX, example: 1234 } as never),
+    .openapi({ param: { name: "id", in: "path" }, type: "integer", format: "int32", minimum: 1, maximum: INT32_MAX, example: 1234 } as never),
 });
+
+/** DESIGN 11: what public responses (reference data, the document, the board) send for browsers. */
+export const publicCorsHeaders = {
+  "Access-Control-Allow-Origin": {
+    description: "Public data: any origin may read it (`*`). The job API sends no CORS headers: keys do not belong in browsers.",
+    schema: { type: "string" as const, enum: ["*"] },
+  },
+};

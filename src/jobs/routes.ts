@@ -39,7 +39,7 @@ const jobResponse = (description: string) => ({
 const locationHeader = {
   Location: {
     description: "Absolute address of the new job: {base_url}/api/v1.1/jobs/{id}.",
-    schema: { type: "string" as const, example: "https://api.example.com/api/v1.1/jobs/1234" },
+    schema: { type: "string" as const, maxLength: 2048, example: "https://api.example.com/api/v1.1/jobs/1234" },
   },
   ...etagHeader,
 };
@@ -70,6 +70,7 @@ export const getJobRoute = createRoute({
   path: JOB,
   tags,
   security,
+  operationId: "getJob",
   summary: "Read one job",
   request: {
     params: IdParamSchema,
@@ -93,6 +94,7 @@ export const listJobsRoute = createRoute({
   path: JOBS,
   tags,
   security,
+  operationId: "listJobs",
   summary: "List your jobs",
   description:
     "Headers of your jobs, newest publishDate first (then highest id). `q` matches title or referenceId (case-insensitive substring).",
@@ -108,6 +110,7 @@ export const createJobRoute = createRoute({
   path: JOBS,
   tags,
   security,
+  operationId: "createJob",
   summary: "Create a job",
   description:
     "Defaults: status draft, closeDate 60 days after publishDate, booleans false. A referenceId already used by you is a 409 naming the existing job (`existingJobId`).",
@@ -129,6 +132,7 @@ export const updateJobRoute = createRoute({
   path: JOB,
   tags,
   security,
+  operationId: "updateJob",
   summary: "Partially update a job",
   description:
     "Only the members sent change (JSON Merge Patch); the merged job must satisfy every rule. Moving back to draft is a 409.",
@@ -147,6 +151,7 @@ export const putJobByReferenceRoute = createRoute({
   path: JOBS,
   tags,
   security,
+  operationId: "putJobByReferenceId",
   summary: "Create or partially update the job with this referenceId",
   description: "Idempotent: repeating the same PUT never creates a second job, even when the repeats arrive together.",
   middleware: [requireJsonBody] as const,
@@ -170,6 +175,7 @@ export const deleteJobRoute = createRoute({
   path: JOB,
   tags,
   security,
+  operationId: "deleteJob",
   summary: "Delete a job",
   request: { params: IdParamSchema, headers: ifMatchHeader },
   responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 412, 429, 500) },
@@ -180,6 +186,7 @@ export const deleteJobByReferenceRoute = createRoute({
   path: JOBS,
   tags,
   security,
+  operationId: "deleteJobByReferenceId",
   summary: "Delete the job with this referenceId",
   middleware: [requireJsonBody] as const,
   request: { headers: ifMatchHeader, body: jsonBody(ReferenceIdBodySchema, "The job's referenceId.") },

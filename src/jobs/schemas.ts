@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { codePoints, INT32_MAX, searchTermSchema } from "../http/limits";
+import { codePoints, int32, MAX_BODY_BYTES, searchTermSchema } from "../http/limits";
 import { PagingQuerySchema, PagingSchema } from "../http/schemas";
 import {
   ApplicantRoutingTypeSchema,
@@ -22,10 +22,12 @@ const optionalText = (max: number | undefined, field: string) =>
     .refine((s) => max === undefined || codePoints(s) <= max, { message: `${field} must be at most ${max} characters.` })
     .transform((s) => (s === "" ? null : s))
     .nullable()
-    .optional();
+    .optional()
+    // JSON Schema's maxLength counts code points, as the rule does.
+    .openapi({ maxLength: max });
 
 /** Requests name reference data by id; the response's other members (name, unit) are ignored. */
-const RefInputSchema = z.object({ id: z.number().int().min(1).max(INT32_MAX) });
+const RefInputSchema = z.object({ id: int32() });
 
 const AmountInputSchema = z
   .number()
@@ -56,7 +58,7 @@ const CloseDateInputSchema = z
     }
     return seconds;
   })
-  .openapi({ type: "string", example: "2026-12-31" });
+  .openapi({ type: "string", maxLength: 40, example: "2026-12-31" });
 
 /**
  * POST and PUT body (spec 4.2, DESIGN 4). Every member is optional here: what a job must
@@ -77,7 +79,7 @@ export const JobInputSchema = z
           description: z
             .string()
             .refine((s) => codePoints(s) <= 300, { message: "A location description must be at most 300 characters." })
-            .openapi({ example: "Vancouver, BC" }),
+            .openapi({ maxLength: 300, example: "Vancouver, BC" }),
         }),
       )
       .max(10)
@@ -87,10 +89,10 @@ export const JobInputSchema = z
     categories: z.array(RefInputSchema).max(10).nullable().optional().openapi({ example: [{ id: 1 }] }),
     positionType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
     salary: SalaryInputSchema.nullable().optional(),
-    description: z.string().nullable().optional().openapi({ example: "<p>Join our <strong>finance</strong> team.</p>" }),
+    description: z.string().nullable().optional().openapi({ maxLength: MAX_BODY_BYTES, example: "<p>Join our <strong>finance</strong> team.</p>" }),
     applicantRoutingType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
-    applicationEmail: z.string().nullable().optional().openapi({ example: "jobs@acme.example" }),
-    applicationUrl: z.string().nullable().optional().openapi({ example: null }),
+    applicationEmail: z.string().nullable().optional().openapi({ maxLength: 50, example: "jobs@acme.example" }),
+    applicationUrl: z.string().nullable().optional().openapi({ maxLength: 200, example: null }),
   })
   .openapi("JobInput");
 
@@ -102,14 +104,14 @@ export const JobByReferenceInputSchema = JobInputSchema.extend({
     .string()
     .min(1)
     .refine((s) => codePoints(s) <= 50, { message: "referenceId must be at most 50 characters." })
-    .openapi({ example: "ACME-2026-117" }),
+    .openapi({ maxLength: 50, example: "ACME-2026-117" }),
 }).openapi("JobByReferenceInput");
 
 export const ReferenceIdBodySchema = z
   .object({ referenceId: JobByReferenceInputSchema.shape.referenceId })
   .openapi("JobReference");
 
-const EmployerSchema = z.object({ id: z.number().int(), name: z.string() }).openapi("Employer", {
+const EmployerSchema = z.object({ id: int32(), name: z.string().max(128) }).openapi("Employer", {
   example: { id: 7, name: "Acme Ltd." },
 });
 
@@ -124,16 +126,16 @@ const SalarySchema = z
   })
   .openapi("Salary");
 
-const DateSchema = z.string().openapi({ example: "2026-11-21T14:03:00Z" });
+const DateSchema = z.string().max(20).openapi({ format: "date-time", example: "2026-11-21T14:03:00Z" });
 
 export const JobHeaderSchema = z
   .object({
-    id: z.number().int().openapi({ example: 1234 }),
-    referenceId: z.string().nullable().openapi({ example: "ACME-2026-117" }),
+    id: int32().openapi({ example: 1234 }),
+    referenceId: z.string().max(50).nullable().openapi({ example: "ACME-2026-117" }),
     employer: EmployerSchema,
-    title: z.string().nullable().openapi({ example: "Senior Accountant" }),
+    title: z.string().max(256).nullable().openapi({ example: "Senior Accountant" }),
     publishDate: DateSchema,
-    locations: z.array(LocationSchema),
+    locations: z.array(LocationSchema).max(3),
     confidential: z.boolean(),
     status: z.enum(JOB_STATUSES),
   })
@@ -142,13 +144,14 @@ export const JobHeaderSchema = z
 export const JobSchema = JobHeaderSchema.extend({
   closeDate: DateSchema.openapi({ example: "2027-01-20T14:03:00Z" }),
   autoRefresh: z.boolean(),
-  categories: z.array(CategorySchema),
+  categories: z.array(CategorySchema).max(3),
   positionType: PositionTypeSchema.nullable(),
   salary: SalarySchema.nullable(),
-  description: z.string().nullable(),
+  // Cleaning escapes `<`, `>` and stray `&`, so the stored text can outgrow the 1 MiB it came in.
+  description: z.string().max(8 * MAX_BODY_BYTES).nullable(),
   applicantRoutingType: ApplicantRoutingTypeSchema.nullable(),
-  applicationEmail: z.string().nullable().openapi({ example: "jobs@acme.example" }),
-  applicationUrl: z.string().nullable().openapi({ example: null }),
+  applicationEmail: z.string().max(50).nullable().openapi({ example: "jobs@acme.example" }),
+  applicationUrl: z.string().max(200).nullable().openapi({ example: null }),
 }).openapi("Job");
 
 export type Job = z.infer<typeof JobSchema>;
@@ -159,8 +162,8 @@ export type Job = z.infer<typeof JobSchema>;
 export const JobPreviewSchema = z
   .object({
     ...JobSchema.shape,
-    id: z.number().int().nullable().openapi({ example: null }),
-    locations: z.array(z.object({ ...LocationSchema.shape, id: z.number().int().nullable().openapi({ example: 21 }) })),
+    id: int32().nullable().openapi({ example: null }),
+    locations: z.array(z.object({ ...LocationSchema.shape, id: int32().nullable().openapi({ example: 21 }) })).max(3),
   })
   .openapi("JobPreview", {
     example: {
@@ -187,7 +190,7 @@ export const JobPreviewSchema = z
 export type JobPreview = z.infer<typeof JobPreviewSchema>;
 export type JobHeader = z.infer<typeof JobHeaderSchema>;
 
-export const JobListSchema = z.object({ data: z.array(JobHeaderSchema), paging: PagingSchema }).openapi("JobList");
+export const JobListSchema = z.object({ data: z.array(JobHeaderSchema).max(100), paging: PagingSchema }).openapi("JobList");
 
 export const JobListQuerySchema = PagingQuerySchema.extend({
   q: searchTermSchema("account"),

@@ -1,7 +1,7 @@
-import { searchTermSchema } from "../http/limits";
-import { API_PREFIX } from "../http/version";
 import { createRoute, z } from "@hono/zod-openapi";
-import { IdParamSchema, PagingQuerySchema } from "../http/schemas";
+import { searchTermSchema } from "../http/limits";
+import { IdParamSchema, PagingQuerySchema, publicCorsHeaders } from "../http/schemas";
+import { API_PREFIX } from "../http/version";
 import {
   ApplicantRoutingTypeSchema,
   CategorySchema,
@@ -16,15 +16,17 @@ import {
 const publicData = { tags: ["Reference data"], security: [] };
 const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   description,
+  headers: publicCorsHeaders,
   content: { "application/json": { schema } },
 });
 
 // Generic in path and item so the typed client (hono/client) sees the literal path and item type.
-const staticList = <P extends string, T extends z.ZodTypeAny>(path: P, schema: T, name: string, summary: string) =>
+const staticList = <P extends string, T extends z.ZodTypeAny>(path: P, schema: T, name: string, summary: string, operationId: string) =>
   createRoute({
     method: "get",
     path,
     ...publicData,
+    operationId,
     summary,
     responses: { 200: json(listOf(schema, name), summary) },
   });
@@ -34,20 +36,23 @@ export const listPositionTypes = staticList(
   PositionTypeSchema,
   "PositionTypeList",
   "List position types",
+  "listPositionTypes",
 );
-export const listJobCategories = staticList(`${API_PREFIX}/jobcategories`, CategorySchema, "CategoryList", "List job categories");
-export const listSalaryTypes = staticList(`${API_PREFIX}/salarytypes`, SalaryTypeSchema, "SalaryTypeList", "List salary types");
+export const listJobCategories = staticList(`${API_PREFIX}/jobcategories`, CategorySchema, "CategoryList", "List job categories", "listJobCategories");
+export const listSalaryTypes = staticList(`${API_PREFIX}/salarytypes`, SalaryTypeSchema, "SalaryTypeList", "List salary types", "listSalaryTypes");
 export const listApplicantRoutingTypes = staticList(
   `${API_PREFIX}/applicantroutingtypes`,
   ApplicantRoutingTypeSchema,
   "ApplicantRoutingTypeList",
   "List applicant routing types",
+  "listApplicantRoutingTypes",
 );
 
 export const searchLocationsRoute = createRoute({
   method: "get",
   path: `${API_PREFIX}/locations`,
   ...publicData,
+  operationId: "searchLocations",
   summary: "Search locations",
   description:
     "Canadian places by name prefix, ignoring case and accents; shortest name first, then the most populous.",
@@ -63,6 +68,7 @@ export const getLocationRoute = createRoute({
   method: "get",
   path: `${API_PREFIX}/locations/{id}`,
   ...publicData,
+  operationId: "getLocation",
   summary: "Read one location",
   request: { params: IdParamSchema },
   responses: { 200: json(LocationSchema, "The location.") },

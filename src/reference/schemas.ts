@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { int32 } from "../http/limits";
 import { PagingSchema } from "../http/schemas";
 
-export const NamedRefSchema = z.object({ id: z.number().int(), name: z.string() });
+export const NamedRefSchema = z.object({ id: int32(), name: z.string().max(50) });
 
 export const PositionTypeSchema = NamedRefSchema.openapi("PositionType", { example: { id: 1, name: "Full Time" } });
 export const CategorySchema = NamedRefSchema.openapi("Category", { example: { id: 9, name: "Education" } });
@@ -9,18 +10,18 @@ export const ApplicantRoutingTypeSchema = NamedRefSchema.openapi("ApplicantRouti
   example: { id: 1, name: "Email" },
 });
 export const SalaryTypeSchema = z
-  .object({ id: z.number().int(), name: z.string(), unit: z.string() })
+  .object({ id: int32(), name: z.string().max(50), unit: z.string().max(50) })
   .openapi("SalaryType", { example: { id: 1, name: "Yearly", unit: "year" } });
 
 export const LocationSchema = z
-  .object({ id: z.number().int(), name: z.string(), description: z.string(), type: z.string() })
+  .object({ id: int32(), name: z.string().max(256), description: z.string().max(300), type: z.string().max(50) })
   .openapi("Location", { example: { id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City" } });
 
 export const listOf = <T extends z.ZodTypeAny>(item: T, name: string) =>
-  z.object({ data: z.array(item) }).openapi(name);
+  z.object({ data: z.array(item).max(1000) }).openapi(name);
 
 export const LocationListSchema = z
-  .object({ data: z.array(LocationSchema), paging: PagingSchema })
+  .object({ data: z.array(LocationSchema).max(100), paging: PagingSchema })
   .openapi("LocationList");
 
 export type Location = z.infer<typeof LocationSchema>;

@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { freePort } from "../../scripts/lib/free-port.mjs";
-import { startWrangler } from "../../scripts/lib/wrangler.mjs";
+import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -33,46 +32,12 @@ function check(name, ok, detail = "") {
   console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
 }
 
-/** wrangler dev (the project's own, on the pinned Node), local state in a temp dir. */
-async function startWorker(state) {
-  const port = await freePort();
-  const inspectorPort = await freePort();
-  const child = startWrangler(
-    [
-      "dev",
-      "--ip", "127.0.0.1",
-      "--port", String(port),
-      "--inspector-port", String(inspectorPort),
-      "--persist-to", state,
-      "--show-interactive-dev-session=false",
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${origin}/api/v1.1/openapi.json`);
-      if (res.ok) return { origin, stop: () => process.kill(-child.pid, "SIGTERM") };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  process.kill(-child.pid, "SIGTERM");
-  throw new Error(`wrangler dev did not answer within 90 s:\n${output}`);
-}
-
 const state = mkdtempSync(join(tmpdir(), "docs-page-state-"));
 const profile = mkdtempSync(join(tmpdir(), "docs-page-profile-"));
 let worker;
 let context;
 try {
-  worker = await startWorker(state);
+  worker = await startDevServer(state);
   const local = new URL(worker.origin);
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

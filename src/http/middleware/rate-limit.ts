@@ -15,6 +15,18 @@ async function enforce(limiter: RateLimit, key: string): Promise<void> {
 }
 
 /**
+ * DESIGN 11: every authenticated API response says which limit applies, as the IETF draft's
+ * `RateLimit-Policy` (`"jobs";q=1000;w=60`): the limit is per employer (all its keys), per window.
+ * The binding cannot tell its own limit, so the configured number comes from JOB_RATE_LIMIT.
+ * Its remaining quota it cannot tell either, so no `RateLimit` field is sent.
+ */
+export const rateLimitPolicy = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const limit = Number(c.env.JOB_RATE_LIMIT);
+  if (Number.isSafeInteger(limit) && limit > 0) c.header("RateLimit-Policy", `"jobs";q=${limit};w=${RATE_LIMIT_PERIOD_SECONDS}`);
+});
+
+/**
  * DESIGN 5: job requests per employer (all its keys together). The limiter key is the
  * employer id, never the API key, so the key reaches no other system.
  */

@@ -11,6 +11,7 @@ export const syncJobsRoute = createRoute({
   path: `${API_PREFIX}/jobs/batch`,
   tags: ["Jobs"],
   security: [{ ApiKey: [] }],
+  operationId: "syncJobs",
   summary: "Upsert and delete many jobs in one request",
   description: [
     `Up to ${MAX_BATCH_ENTRIES} entries in all: each \`upsert\` entry is a \`PUT /jobs\` body (by referenceId; creates or partially updates),`,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { documentedObject } from "../../http/documented-object";
+import { int32 } from "../../http/limits";
 import { FieldErrorSchema } from "../../http/schemas";
 import { JobByReferenceInputSchema, JobPreviewSchema, JobSchema, ReferenceIdBodySchema } from "../schemas";
 
@@ -62,21 +63,21 @@ export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 export const BatchResultSchema = z
   .object({
     op: z.enum(["upsert", "delete"]),
-    index: z.number().int().min(0).max(MAX_BATCH_ENTRIES - 1).openapi({ description: "The entry's position in its own list.", example: 0 }),
-    referenceId: z.string().nullable().openapi({ example: "ACME-1" }),
-    status: z.number().int().openapi({ description: "What the single request would have answered: 200, 201, 204, 400, 404, 409 or 412.", example: 201 }),
-    etag: z.string().optional().openapi({ example: '"1234.1"' }),
+    index: int32(0, MAX_BATCH_ENTRIES - 1).openapi({ description: "The entry's position in its own list.", example: 0 }),
+    referenceId: z.string().max(50).nullable().openapi({ example: "ACME-1" }),
+    status: int32(200, 599).openapi({ description: "What the single request would have answered: 200, 201, 204, 400, 404, 409 or 412.", example: 201 }),
+    etag: z.string().max(64).optional().openapi({ example: '"1234.1"' }),
     job: z.union([JobSchema, JobPreviewSchema]).optional(),
-    type: z.string().optional().openapi({ example: "/problems/validation-error" }),
-    detail: z.string().optional().openapi({ example: "The request has invalid members; see errors." }),
-    errors: z.array(FieldErrorSchema).optional(),
+    type: z.string().max(200).optional().openapi({ example: "/problems/validation-error" }),
+    detail: z.string().max(2000).optional().openapi({ example: "The request has invalid members; see errors." }),
+    errors: z.array(FieldErrorSchema).max(1000).optional(),
   })
   .openapi("BatchResult");
 
 export type BatchResult = z.infer<typeof BatchResultSchema>;
 
 export const BatchResponseSchema = z
-  .object({ results: z.array(BatchResultSchema) })
+  .object({ results: z.array(BatchResultSchema).max(MAX_BATCH_ENTRIES) })
   .openapi("BatchResponse", {
     example: {
       results: [
