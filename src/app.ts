@@ -20,12 +20,16 @@ import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { referenceApi } from "./reference/handlers";
+import { webhooksApi } from "./webhooks/handlers";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [
   ...["positiontypes", "jobcategories", "salarytypes", "applicantroutingtypes", "locations", "locations/*"].map((p) => `${API_PREFIX}/${p}`),
   OPENAPI_PATH,
 ];
+
+/** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
+const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`];
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -35,7 +39,7 @@ export function createApp() {
   app.use(requestId());
   app.use(requestLog);
   // Every answer of the job API, its 405 and 413 included, names the limit that applies.
-  app.use(`${API_PREFIX}/jobs/*`, rateLimitPolicy);
+  for (const path of AUTHENTICATED_PATHS) app.use(path, rateLimitPolicy);
   // Before the 405 check, so that a preflight (OPTIONS) of public data is answered.
   for (const path of PUBLIC_PATHS) app.use(path, publicCors);
   app.use(
@@ -53,11 +57,10 @@ export function createApp() {
     }),
   );
   app.use(`${API_PREFIX}/*`, database);
-  // Hono's `/jobs/*` also matches `/jobs` itself: one registration, so each request is
-  // authenticated and counted once.
-  app.use(`${API_PREFIX}/jobs/*`, privateResponses, authenticate, limitJobRequests);
+  // One registration per path, so each request is authenticated and counted once.
+  for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

@@ -9,6 +9,12 @@ export interface Env {
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */
   JOB_RATE_LIMIT?: string;
+  /** Webhook messages to deliver (DESIGN 13); the same Worker consumes them. */
+  WEBHOOK_QUEUE: Queue<{ id: string }>;
+  /** Base64 of 32 bytes: encrypts webhook signing secrets at rest (a Worker secret). */
+  WEBHOOK_ENCRYPTION_KEY?: string;
+  /** "true" in local development only: webhooks may then go to http:// and loopback. */
+  WEBHOOKS_ALLOW_INSECURE?: string;
   /** Public origin used in Location headers and paging links; empty = the request's origin. */
   BASE_URL?: string;
 }

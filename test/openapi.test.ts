@@ -71,12 +71,12 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
     }
   });
 
-  it("job operations require the ApiKey security scheme; only reference data is public", async () => {
+  it("job and webhook operations require the ApiKey security scheme; only reference data is public", async () => {
     const document = await openApiDocument();
     expect(document.components.securitySchemes?.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "API-Key" });
     for (const { method, path, operation } of operations(document)) {
       const security = operation.security ?? document.security;
-      if (path.startsWith("/api/v1.1/jobs")) {
+      if (path.startsWith("/api/v1.1/jobs") || path.startsWith("/api/v1.1/webhooks")) {
         expect(security, `${method} ${path}`).toEqual([{ ApiKey: [] }]);
         expect(operation.responses["401"], `${method} ${path} documents 401`).toBeDefined();
         expect(operation.responses["429"], `${method} ${path} documents 429`).toBeDefined();

@@ -14,7 +14,8 @@ export default defineConfig(async () => {
         // The local dev environment: limits high enough that no suite is throttled.
         wrangler: { configPath: `${root}wrangler.toml`, environment: "dev" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations },
+          // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
+          bindings: { TEST_MIGRATIONS: migrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=" },
           // Low limiters for the tests of the 429 itself (test/rate-limit.test.ts swaps them in).
           ratelimits: {
             TEST_LOW_JOB_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 5, period: 60 } },

@@ -70,6 +70,11 @@ const TAGS = [
       "Your job postings: create (POST, or PUT with a referenceId), read, list, partially update, archive and re-publish (status), delete. API key required.",
   },
   {
+    name: "Webhooks",
+    description:
+      "Endpoints that receive your jobs' lifecycle events (Standard Webhooks: signed, retried, never lost once stored), their delivery log and test events. API key required.",
+  },
+  {
     name: "Reference data",
     description:
       "Ids that job requests refer to: position types, salary types, applicant routing types, job categories and Canadian locations. Public, cacheable.",

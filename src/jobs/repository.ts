@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Database } from "../db/client";
+import { toStatement, type Database } from "../db/client";
+import { messageIdsOf, outboxInsert } from "../events/outbox";
+import type { JobEventType } from "./events";
 import type { NewPlace } from "../locations/resolve";
 import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
@@ -44,14 +45,7 @@ export type JobHeaderRow = Pick<
   "id" | "referenceId" | "employerId" | "employerName" | "title" | "publishDate" | "confidential" | "status" | "locations"
 >;
 
-// Drizzle builds the SQL; statements run on the D1 client itself because drizzle's batch
-// cannot carry raw SQL with parameters (it looks for a prepared statement raw queries lack).
-const dialect = new SQLiteAsyncDialect();
-
-function statement(db: Database, query: SQL): D1PreparedStatement {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  return db.$client.prepare(text).bind(...params);
-}
+const statement = toStatement;
 
 async function all<T>(db: Database, query: SQL): Promise<T[]> {
   return (await statement(db, query).all<T>()).results;
@@ -95,13 +89,19 @@ function guardFailure(error: unknown): Error | undefined {
   return undefined;
 }
 
-/** Runs a write batch (one round trip, atomic); a guard that stopped it is rethrown as what it means. */
-export async function writeBatch(db: Database, queries: SQL[]): Promise<D1Result[]> {
+/**
+ * Runs a write batch (one round trip, atomic); a guard that stopped it is rethrown as what it
+ * means. The ids of the event messages it recorded are added to `messages`, for the queue.
+ */
+export async function writeBatch(db: Database, queries: SQL[], messages?: string[]): Promise<D1Result[]> {
+  let results: D1Result[];
   try {
-    return await batch(db, queries);
+    results = await batch(db, queries);
   } catch (error) {
     throw guardFailure(error) ?? error;
   }
+  messages?.push(...messageIdsOf(results));
+  return results;
 }
 
 // --- reading a job --------------------------------------------------------------------------
@@ -207,8 +207,14 @@ export function jobSnapshotsByReference(employerId: number, referenceIds: string
 }
 
 /** Runs the statements of many job writes in one atomic batch, then reads those jobs back. */
-export async function writeJobs(db: Database, employerId: number, statements: SQL[], readBack: string[]): Promise<JobRow[]> {
-  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)]);
+export async function writeJobs(
+  db: Database,
+  employerId: number,
+  statements: SQL[],
+  readBack: string[],
+  messages?: string[],
+): Promise<JobRow[]> {
+  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)], messages);
   return results.at(-1)!.results as JobRow[];
 }
 
@@ -313,12 +319,13 @@ export async function insertJob(
   job: JobState,
   now: number,
   extras: ExtraStatements = () => [],
+  messages?: string[],
 ): Promise<JobRow> {
-  const results = await writeBatch(db, [
-    ...insertStatements(employerId, job, now),
-    ...extras(JUST_INSERTED),
-    selectJob(employerId, JUST_INSERTED),
-  ]);
+  const results = await writeBatch(
+    db,
+    [...insertStatements(employerId, job, now), ...extras(JUST_INSERTED), selectJob(employerId, JUST_INSERTED)],
+    messages,
+  );
   return results.at(-1)!.results[0] as JobRow;
 }
 
@@ -363,13 +370,14 @@ export async function updateJob(
   change: JobUpdate,
   now: number,
   extras: ExtraStatements = () => [],
+  messages?: string[],
 ): Promise<JobRow> {
   const key = { id };
-  const results = await writeBatch(db, [
-    ...updateStatements(employerId, id, expectedRevision, change, now),
-    ...extras(key),
-    selectJob(employerId, key),
-  ]);
+  const results = await writeBatch(
+    db,
+    [...updateStatements(employerId, id, expectedRevision, change, now), ...extras(key), selectJob(employerId, key)],
+    messages,
+  );
   return results.at(-1)!.results[0] as JobRow;
 }
 
@@ -382,17 +390,53 @@ export function deleteStatements(employerId: number, id: number, expectedRevisio
 }
 
 /**
- * One statement; false when the employer has no such job, or (with `etags`, from If-Match)
- * when its ETag is none of them: the check and the delete are one step (etag.ts makes the
- * same `"id.revision"`). Link rows go by ON DELETE CASCADE.
+ * One batch, one round trip: the `job.deleted` event for whoever listens, then the delete;
+ * false when the employer has no such job, or (with `etags`, from If-Match) when its ETag is
+ * none of them: the check and the delete are one step (etag.ts makes the same `"id.revision"`).
+ * Link rows go by ON DELETE CASCADE.
  */
-export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[]): Promise<boolean> {
+export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], messages?: string[]): Promise<boolean> {
   const matching = etags
     ? sql`AND ('"' || id || '.' || revision || '"') IN (${sql.join(etags.map((tag) => sql`${tag}`), sql`, `)})`
     : sql``;
-  const rows = await all(db, sql`
-    DELETE FROM jobs WHERE id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} ${matching} RETURNING id`);
-  return rows.length > 0;
+  const which = sql`id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} ${matching}`;
+  const results = await writeBatch(
+    db,
+    [
+      outboxInsert("job.deleted", Date.now(), sql`SELECT employer_id, ${deletedJobData} AS data FROM jobs WHERE ${which}`),
+      sql`DELETE FROM jobs WHERE ${which} RETURNING id AS deleted`,
+    ],
+    messages,
+  );
+  return results[1].results.length > 0;
+}
+
+/** DESIGN 13: a deleted job's event names only what it was. */
+const deletedJobData = sql`json_object('job', json_object('id', id, 'referenceId', reference_id))`;
+
+/** The events of a job's change, for the write batch that stores it (the job as it is then). */
+export function jobEventStatements(employerId: number, key: JobKey, types: JobEventType[], occurredAt: number): SQL[] {
+  return types.map((type) =>
+    outboxInsert(type, occurredAt, sql`SELECT ${employerId} AS employer_id, json_object('job', json(${jobSnapshot(employerId, key)})) AS data`),
+  );
+}
+
+/** A batch entry's `job.deleted`, recorded before its delete statement. */
+export function deletedEventStatement(employerId: number, id: number, occurredAt: number): SQL {
+  return outboxInsert("job.deleted", occurredAt, sql`SELECT employer_id, ${deletedJobData} AS data FROM jobs WHERE id = ${id} AND employer_id = ${employerId}`);
+}
+
+/**
+ * The cron's events, set-based: one message source over every job `condition` (the cron's own
+ * WHERE, on table `jobs`) selects, among employers that listen (`listening`), with the job as
+ * the UPDATE right after it will leave it (`changes`: JSON paths and values, revision + 1).
+ */
+export function scheduledEventSource(condition: SQL, listening: SQL, changes: SQL): SQL {
+  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
+  return sql`SELECT j.employer_id AS employer_id,
+      json_object('job', json_set(json_object(${sql.join(members, sql`, `)}), '$.revision', j.revision + 1, ${changes})) AS data
+    ${JOB_FROM}
+    WHERE j.employer_id IN (${listening}) AND j.id IN (SELECT id FROM jobs WHERE ${condition})`;
 }
 
 export type OwnedPlace = Location & { nameKey: string; provinceCode: string };

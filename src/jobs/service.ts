@@ -3,11 +3,13 @@ import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError 
 import { nowSeconds } from "./dates";
 import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
 import { evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
+import { eventsOfWrite, type JobEventType } from "./events";
 import {
   deleteJob,
   findJob,
   insertJob,
   isReferenceIdConflict,
+  jobEventStatements,
   MAX_OWNED_PLACES,
   PlaceLimitReached,
   RevisionMismatch,
@@ -33,8 +35,16 @@ export interface WriteOptions {
   validateOnly?: boolean;
   /** DESIGN 11: If-Match, checked in the same statement as the write. */
   ifMatch?: Preconditions;
-  /** Statements recorded in the job's own write batch (idempotency record, events). */
+  /** Statements recorded in the job's own write batch (an idempotency record). */
   extras?: ExtraStatements;
+  /** Collects the ids of the event messages the write recorded, for the queue (DESIGN 13). */
+  messages?: string[];
+}
+
+/** The caller's extras and the change's events, for the write batch. */
+function withEvents(options: WriteOptions, employerId: number, types: JobEventType[]): ExtraStatements {
+  const occurredAt = Date.now();
+  return (written) => [...(options.extras?.(written) ?? []), ...jobEventStatements(employerId, written, types, occurredAt)];
 }
 
 export type WriteResult =
@@ -106,7 +116,8 @@ async function insert(
     return { stored: false, preview: previewRow(job, { id: null, employerId, employerName, revision: 0 }, prepared.reference), created: true };
   }
   try {
-    return { stored: true, row: await insertJob(db, employerId, job, now, options.extras), created: true };
+    const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
+    return { stored: true, row: await insertJob(db, employerId, job, now, extras, options.messages), created: true };
   } catch (error) {
     if (error instanceof PlaceLimitReached) throw placeLimitError();
     if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
@@ -150,7 +161,9 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     // Nothing changes: nothing is written, and the ETag stays.
     if (!change.any) return { stored: true, row: current, created: false };
     try {
-      return { stored: true, row: await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, options.extras), created: false };
+      const extras = withEvents(options, employerId, eventsOfWrite(before, job, true));
+      const row = await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, extras, options.messages);
+      return { stored: true, row, created: false };
     } catch (error) {
       if (error instanceof PlaceLimitReached) throw placeLimitError();
       if (job.referenceId !== null && isReferenceIdConflict(error)) return duplicateReference(db, employerId, job.referenceId);
@@ -186,10 +199,10 @@ export async function putJobByReference(caller: Caller, body: Record<string, unk
   return write(caller, { referenceId }, prepared, options, true);
 }
 
-/** The one-statement delete; with If-Match, only the revisions it names may go. */
-export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions): Promise<void> {
+/** The one-round-trip delete; with If-Match, only the revisions it names may go. */
+export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions, messages?: string[]): Promise<void> {
   const etags = ifMatch && !ifMatch.any ? ifMatch.strong : undefined;
-  if (await deleteJob(db, employerId, key, etags)) return;
+  if (await deleteJob(db, employerId, key, etags, messages)) return;
   if (etags) await preconditionFailed(db, employerId, key);
   throw notFound(key);
 }

@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { enqueueMessages, maintainWebhooks } from "../events/delivery";
 import { runScheduledJobs } from "./runner";
 
 /**
@@ -8,14 +9,17 @@ import { runScheduledJobs } from "./runner";
  */
 export async function handleScheduled(
   controller: Pick<ScheduledController, "cron" | "scheduledTime">,
-  env: Pick<Env, "DB">,
+  env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
 ): Promise<void> {
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
   const line = { event: "scheduled", cron: controller.cron, scheduledTime: now.toISOString() };
   try {
-    const rules = await runScheduledJobs(env, now);
-    console.log(JSON.stringify({ ...line, outcome: "ok", rules, durationMs: Date.now() - started }));
+    const messages: string[] = [];
+    const rules = await runScheduledJobs(env, now, messages);
+    await enqueueMessages(env, messages);
+    const webhooks = { ...(await maintainWebhooks(env, now.getTime())), enqueued: messages.length };
+    console.log(JSON.stringify({ ...line, outcome: "ok", rules, webhooks, durationMs: Date.now() - started }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(JSON.stringify({ ...line, outcome: "error", error: message, durationMs: Date.now() - started }));

@@ -1,5 +1,7 @@
 import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
-import { createDatabase, type Database } from "../db/client";
+import { createDatabase, toStatement, type Database } from "../db/client";
+import { messageIdsOf, outboxInsert, subscribedEmployers } from "../events/outbox";
+import { scheduledEventSource } from "../jobs/repository";
 import { employers, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
@@ -22,36 +24,30 @@ export interface RuleOutcome {
 export function scheduledRules(db: Database, nowSeconds: number) {
   // Never move updated_at backwards: a PUT may land between scheduledTime and the run.
   const touched = sql`max(${jobs.updatedAt}, ${nowSeconds})`;
+  // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
+  const expiring = and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))!;
+  const refreshing = and(
+    eq(jobs.status, "active"),
+    eq(jobs.autoRefresh, true),
+    lte(jobs.publishDate, nowSeconds - AUTO_REFRESH_INTERVAL_SECONDS),
+    // A job closing exactly now would get publishDate == closeDate, breaking "closeDate
+    // is after publishDate". The unary + keeps this term off jobs_expiry_idx: without
+    // it SQLite searches that index by close_date > now (nearly every open job)
+    // instead of jobs_auto_refresh_idx.
+    gt(sql`+${jobs.closeDate}`, nowSeconds),
+    inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited"))),
+  )!;
   return [
     {
       rule: "expiry",
-      // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
-      statement: db
-        .update(jobs)
-        .set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` })
-        .where(and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))),
+      statement: db.update(jobs).set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(expiring),
+      // DESIGN 13: job.expired for each, recorded before the UPDATE, as the UPDATE leaves it.
+      event: { type: "job.expired", condition: expiring, changes: sql`'$.status', 'archived'` },
     },
     {
       rule: "auto-refresh",
-      statement: db
-        .update(jobs)
-        .set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` })
-        .where(
-          and(
-            eq(jobs.status, "active"),
-            eq(jobs.autoRefresh, true),
-            lte(jobs.publishDate, nowSeconds - AUTO_REFRESH_INTERVAL_SECONDS),
-            // A job closing exactly now would get publishDate == closeDate, breaking "closeDate
-            // is after publishDate". The unary + keeps this term off jobs_expiry_idx: without
-            // it SQLite searches that index by close_date > now (nearly every open job)
-            // instead of jobs_auto_refresh_idx.
-            gt(sql`+${jobs.closeDate}`, nowSeconds),
-            inArray(
-              jobs.employerId,
-              db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited")),
-            ),
-          ),
-        ),
+      statement: db.update(jobs).set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(refreshing),
+      event: { type: "job.refreshed", condition: refreshing, changes: sql`'$.publishDate', ${nowSeconds}` },
     },
     {
       rule: "idempotency-keys",
@@ -62,15 +58,26 @@ export function scheduledRules(db: Database, nowSeconds: number) {
 }
 
 /**
- * The hourly Cron Trigger's work: every rule in one D1 batch, so one round trip and one
+ * The hourly Cron Trigger's work: every rule, and the events of the jobs it changes (inserted
+ * set-based, only for employers that listen), in one D1 batch: one round trip and one
  * transaction whatever the number of jobs. `now` comes from the trigger, never the wall clock.
+ * The events recorded are then handed to the queue; `messages` collects their ids.
  */
-export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date): Promise<RuleOutcome[]> {
+export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, messages: string[] = []): Promise<RuleOutcome[]> {
   const db = createDatabase(env.DB);
   const rules = scheduledRules(db, Math.floor(now.getTime() / 1000));
   // D1's meta.changes also counts rows that triggers write (job_counts, job_search), so each
   // UPDATE is followed by SQLite's changes(): the rows that statement itself changed.
-  const [first, ...rest] = rules.flatMap((r) => [r.statement, db.all<{ changed: number }>(sql`SELECT changes() AS changed`)]);
-  const results = await db.batch([first, ...rest]);
-  return rules.map((r, i) => ({ rule: r.rule, changed: (results[2 * i + 1] as { changed: number }[])[0].changed }));
+  const changed = sql`SELECT changes() AS changed`;
+  const statements = rules.flatMap((r) => [
+    ...("event" in r
+      ? [outboxInsert(r.event.type, now.getTime(), scheduledEventSource(r.event.condition, subscribedEmployers(r.event.type), r.event.changes))]
+      : []),
+    r.statement,
+    changed,
+  ]);
+  const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
+  messages.push(...messageIdsOf(results));
+  const counts = results.filter((_, i) => statements[i] === changed).map((result) => (result.results[0] as { changed: number }).changed);
+  return rules.map((r, i) => ({ rule: r.rule, changed: counts[i] }));
 }

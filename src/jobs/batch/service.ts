@@ -4,19 +4,23 @@ import { toFieldErrors } from "../../http/validation";
 import { nowSeconds } from "../dates";
 import { etagOf, ifMatchPasses, parsePreconditions } from "../etag";
 import { evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from "../evaluate";
+import { eventsOfWrite } from "../events";
 import {
+  deletedEventStatement,
   deleteStatements,
   findJobsByReference,
+  jobEventStatements,
   insertStatements,
   isReferenceIdConflict,
   PlaceLimitReached,
   RevisionMismatch,
   updateStatements,
   writeJobs,
+  type JobKey,
   type JobRow,
 } from "../repository";
 import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
-import { changesOf } from "../rules";
+import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
 import { accept, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
 import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
@@ -55,6 +59,8 @@ export interface BatchOptions {
    * referenceIds of the jobs they show. With extras the batch is written even when no job changes.
    */
   extras?: (results: BatchResult[], shown: string[]) => SQL[];
+  /** Collects the ids of the event messages the batch recorded, for the queue (DESIGN 13). */
+  messages?: string[];
 }
 
 const problemMembers = (problem: ProblemError) => ({
@@ -115,7 +121,11 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
 
   if (entry.op === "delete") {
     if (!current) return failed(entry, new NotFoundError("You have no job with this referenceId."));
-    return { result: { ...base, status: 204 }, statements: validateOnly ? [] : deleteStatements(caller.employerId, current.id, current.revision) };
+    if (validateOnly) return { result: { ...base, status: 204 }, statements: [] };
+    return {
+      result: { ...base, status: 204 },
+      statements: [deletedEventStatement(caller.employerId, current.id, Date.now()), ...deleteStatements(caller.employerId, current.id, current.revision)],
+    };
   }
 
   const prepared = entry.prepared!;
@@ -131,12 +141,21 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
     const stored = current ?? { id: null, employerId: caller.employerId, employerName: "", revision: 0 };
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
-  if (!current) return { result: { ...base, status }, statements: insertStatements(caller.employerId, job, now), show: { referenceId } };
-  const change = changesOf(toJobState(current), job);
+  // Each entry's events follow its own statements, so they see the job as that entry left it.
+  const events = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), Date.now());
+  if (!current) {
+    return {
+      result: { ...base, status },
+      statements: [...insertStatements(caller.employerId, job, now), ...events({ justInserted: true }, null)],
+      show: { referenceId },
+    };
+  }
+  const before = toJobState(current);
+  const change = changesOf(before, job);
   if (!change.any) return { result: { ...base, status }, statements: [], show: { row: current } };
   return {
     result: { ...base, status },
-    statements: updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now),
+    statements: [...updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now), ...events({ id: current.id }, before)],
     show: { referenceId },
   };
 }
@@ -173,7 +192,7 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));
     const extras = options.extras?.(results, [...written, ...unchanged.keys()]) ?? [];
     try {
-      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written);
+      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written, options.messages);
       return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
     } catch (error) {
       if (error instanceof PlaceLimitReached) {

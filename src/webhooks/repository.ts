@@ -1,0 +1,79 @@
+import { and, count, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { webhookMessages } from "../events/tables";
+import { webhookEndpoints } from "./tables";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type NewEndpoint = typeof webhookEndpoints.$inferInsert;
+
+const ofEmployer = (employerId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.employerId, employerId));
+
+export async function listEndpoints(db: Database, employerId: number): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.employerId, employerId)).orderBy(webhookEndpoints.id);
+}
+
+export async function findEndpoint(db: Database, employerId: number, id: number): Promise<EndpointRow | undefined> {
+  return db.select().from(webhookEndpoints).where(ofEmployer(employerId, id)).get();
+}
+
+export async function findEndpointById(db: Database, id: number): Promise<EndpointRow | undefined> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+}
+
+/**
+ * Inserts the endpoint only while the employer has fewer than `max`: the count and the insert
+ * are one statement, so concurrent creations cannot overshoot. Undefined when at the limit.
+ */
+export async function insertEndpoint(db: Database, endpoint: NewEndpoint, max: number): Promise<EndpointRow | undefined> {
+  const rows = await db.all<{ id: number }>(sql`
+    INSERT INTO webhook_endpoints (employer_id, url, events, description, enabled, secret, created_at)
+    SELECT ${endpoint.employerId}, ${endpoint.url}, ${endpoint.events}, ${endpoint.description ?? null}, 1, ${endpoint.secret}, ${endpoint.createdAt}
+    WHERE (SELECT count(*) FROM webhook_endpoints WHERE employer_id = ${endpoint.employerId}) < ${max}
+    RETURNING id`);
+  return rows[0] ? findEndpoint(db, endpoint.employerId, rows[0].id) : undefined;
+}
+
+export async function updateEndpoint(db: Database, employerId: number, id: number, changes: Partial<NewEndpoint>): Promise<EndpointRow | undefined> {
+  if (Object.keys(changes).length === 0) return findEndpoint(db, employerId, id);
+  const [row] = await db.update(webhookEndpoints).set(changes).where(ofEmployer(employerId, id)).returning();
+  return row;
+}
+
+export async function deleteEndpoint(db: Database, employerId: number, id: number): Promise<boolean> {
+  return (await db.delete(webhookEndpoints).where(ofEmployer(employerId, id)).returning({ id: webhookEndpoints.id })).length > 0;
+}
+
+/** After an attempt: a success clears the failing streak; a failure starts it if it is new. */
+export async function recordEndpointOutcome(db: Database, id: number, delivered: boolean, now: number): Promise<void> {
+  await db
+    .update(webhookEndpoints)
+    .set({ failingSince: delivered ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${now})` })
+    .where(eq(webhookEndpoints.id, id));
+}
+
+/** For the cron: endpoints whose deliveries have all failed since before `since` are disabled. */
+export function disableFailingEndpoints(db: Database, since: number) {
+  return db
+    .update(webhookEndpoints)
+    .set({ enabled: false })
+    .where(and(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.failingSince), lt(webhookEndpoints.failingSince, since)));
+}
+
+export async function listDeliveries(
+  db: Database,
+  endpointId: number,
+  filter: { status?: "pending" | "delivered" | "failed"; page: number; pageSize: number },
+) {
+  const where = and(eq(webhookMessages.endpointId, endpointId), filter.status ? eq(webhookMessages.status, filter.status) : undefined);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(webhookMessages)
+      .where(where)
+      .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize),
+    db.select({ total: count() }).from(webhookMessages).where(where),
+  ]);
+  return { rows, total };
+}
