@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run dev: local migrations, a demo employer and key, then wrangler dev on PORT (8787).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
 import { applyMigrations, startWrangler } from "./lib/wrangler.mjs";
 
@@ -19,6 +20,18 @@ async function demoApiKey() {
   return apiKey;
 }
 
+// The Worker secret that encrypts webhook signing secrets; deployments set theirs with
+// `wrangler secret put WEBHOOK_ENCRYPTION_KEY`. Locally it lives in .dev.vars (git-ignored).
+function ensureWebhookKey() {
+  const file = ".dev.vars";
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (/^WEBHOOK_ENCRYPTION_KEY=/m.test(current)) return;
+  const line = `WEBHOOK_ENCRYPTION_KEY=${randomBytes(32).toString("base64")}\n`;
+  appendFileSync(file, current && !current.endsWith("\n") ? `\n${line}` : line, { mode: 0o600 });
+  console.log("Wrote a random WEBHOOK_ENCRYPTION_KEY to .dev.vars.");
+}
+
+ensureWebhookKey();
 console.log("Applying local D1 migrations…");
 applyMigrations(false);
 const apiKey = await demoApiKey();
@@ -27,6 +40,8 @@ Demo employer (unlimited plan) API key: ${apiKey}
 Try:
   curl -s http://localhost:${port}/api/v1.1/jobs -H 'API-Key: ${apiKey}'
   curl -s 'http://localhost:${port}/api/v1.1/locations?q=van'
+Webhooks to a receiver on this machine (http:// and loopback are allowed locally):
+  curl -s http://localhost:${port}/api/v1.1/webhooks -H 'API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:9999/hooks"}'
 Reference page: http://localhost:${port}/docs
 Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
