@@ -19,6 +19,8 @@ import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
+import { boardResponses } from "./board/cache";
+import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
 import { webhooksApi } from "./webhooks/handlers";
 
@@ -26,6 +28,7 @@ import { webhooksApi } from "./webhooks/handlers";
 const PUBLIC_PATHS = [
   ...["positiontypes", "jobcategories", "salarytypes", "applicantroutingtypes", "locations", "locations/*"].map((p) => `${API_PREFIX}/${p}`),
   OPENAPI_PATH,
+  `${API_PREFIX}/board/*`,
 ];
 
 /** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
@@ -59,8 +62,9 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, database);
   // One registration per path, so each request is authenticated and counted once.
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
+  app.use(`${API_PREFIX}/board/*`, boardResponses);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

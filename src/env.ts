@@ -5,6 +5,8 @@ export interface Env {
   API_KEYS: KVNamespace;
   /** Job requests per employer (wrangler.toml `[[ratelimits]]`). */
   JOB_RATE_LIMITER: RateLimit;
+  /** Public board requests per client address (DESIGN 14). */
+  BOARD_RATE_LIMITER: RateLimit;
   /** Failed authentications per client address. */
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */

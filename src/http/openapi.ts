@@ -75,6 +75,10 @@ const TAGS = [
       "Endpoints that receive your jobs' lifecycle events (Standard Webhooks: signed, retried, never lost once stored), their delivery log and test events. API key required.",
   },
   {
+    name: "Job board",
+    description: "The public side: every employer's active jobs for job seekers, with schema.org JobPosting. No key; cacheable; any origin.",
+  },
+  {
     name: "Reference data",
     description:
       "Ids that job requests refer to: position types, salary types, applicant routing types, job categories and Canadian locations. Public, cacheable.",

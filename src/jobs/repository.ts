@@ -47,7 +47,7 @@ export type JobHeaderRow = Pick<
 
 const statement = toStatement;
 
-async function all<T>(db: Database, query: SQL): Promise<T[]> {
+export async function all<T>(db: Database, query: SQL): Promise<T[]> {
   return (await statement(db, query).all<T>()).results;
 }
 
@@ -144,14 +144,14 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
   ["revision", sql`j.revision`],
 ];
 
-const JOB_FROM = sql`
+export const JOB_FROM = sql`
     FROM jobs j
     JOIN employers e ON e.id = j.employer_id
     LEFT JOIN position_types pt ON pt.id = j.position_type_id
     LEFT JOIN salary_types st ON st.id = j.salary_type_id
     LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id`;
 
-const selectedColumns = sql.join(
+export const selectedColumns = sql.join(
   JOB_COLUMNS.map(([name, expression]) => sql`${expression} AS ${sql.identifier(name)}`),
   sql`, `,
 );

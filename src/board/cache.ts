@@ -1,0 +1,51 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { TooManyRequestsError } from "../http/problem";
+import { RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
+
+export const BOARD_MAX_AGE_SECONDS = 60;
+
+async function etagOf(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  return `"b${[...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+const matches = (header: string | undefined, etag: string) =>
+  header !== undefined && (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag));
+
+function notModified(etag: string): Response {
+  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": `public, max-age=${BOARD_MAX_AGE_SECONDS}` } });
+}
+
+/**
+ * The board's public reads (DESIGN 14): a per-address rate limit, then repeats served from the
+ * Cache API (an address not asked before answers the current state; a repeat may be up to 60 s
+ * old, 404s included), `Cache-Control: public, max-age=60`, an ETag and 304 on If-None-Match.
+ */
+export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
+  const { success } = await c.env.BOARD_RATE_LIMITER.limit({ key: `address:${c.req.header("CF-Connecting-IP") ?? "unknown"}` });
+  if (!success) throw new TooManyRequestsError(RATE_LIMIT_PERIOD_SECONDS);
+  if (c.req.method !== "GET") return next();
+
+  const key = new Request(c.req.url);
+  const hit = await caches.default.match(key);
+  if (hit) {
+    const etag = hit.headers.get("ETag");
+    if (etag && matches(c.req.header("If-None-Match"), etag)) return notModified(etag);
+    return new Response(hit.body, hit);
+  }
+  await next();
+  if (c.res.status !== 200 && c.res.status !== 404) return;
+  const body = await c.res.clone().arrayBuffer();
+  const etag = await etagOf(body);
+  const res = new Response(body, c.res);
+  res.headers.set("ETag", etag);
+  res.headers.set("Cache-Control", `public, max-age=${BOARD_MAX_AGE_SECONDS}`);
+  const stored = caches.default.put(key, res.clone());
+  try {
+    c.executionCtx.waitUntil(stored);
+  } catch {
+    await stored;
+  }
+  c.res = matches(c.req.header("If-None-Match"), etag) ? notModified(etag) : res;
+});

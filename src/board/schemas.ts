@@ -1,0 +1,106 @@
+import { z } from "@hono/zod-openapi";
+import { int32 } from "../http/limits";
+import { JobSchema } from "../jobs/schemas";
+import { CategorySchema, LocationSchema } from "../reference/schemas";
+
+const { referenceId: _referenceId, applicationEmail: _applicationEmail, ...publicMembers } = JobSchema.shape;
+
+const EmployerOrHidden = JobSchema.shape.employer.nullable().openapi({ description: "null when the employer keeps its name confidential." });
+
+export const BoardItemSchema = z
+  .object({
+    id: int32().openapi({ example: 1234 }),
+    title: JobSchema.shape.title,
+    employer: EmployerOrHidden,
+    publishDate: JobSchema.shape.publishDate,
+    closeDate: JobSchema.shape.closeDate,
+    locations: z.array(LocationSchema).max(3),
+    categories: z.array(CategorySchema).max(3),
+    positionType: JobSchema.shape.positionType,
+    salary: JobSchema.shape.salary,
+    summary: z.string().max(200).openapi({ description: "The description's text, at most 200 characters.", example: "Join our finance team…" }),
+    url: z.string().max(2048).openapi({ format: "uri", example: "https://jobs-api.example.com/api/v1.1/board/jobs/1234" }),
+  })
+  .openapi("BoardItem");
+
+export const BoardListSchema = z
+  .object({
+    data: z.array(BoardItemSchema).max(50),
+    paging: z.object({
+      pageSize: int32(1, 50).openapi({ example: 20 }),
+      next: z.string().max(4096).nullable().openapi({ description: "The next page's absolute address; null on the last page.", example: null }),
+    }),
+  })
+  .openapi("BoardList", {
+    example: {
+      data: [
+        {
+          id: 1234,
+          title: "Senior Accountant",
+          employer: { id: 7, name: "Acme Ltd." },
+          publishDate: "2026-11-21T14:03:00Z",
+          closeDate: "2027-01-20T14:03:00Z",
+          locations: [{ id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City" }],
+          categories: [{ id: 1, name: "Accounting" }],
+          positionType: { id: 1, name: "Full Time" },
+          salary: null,
+          summary: "Join our finance team.",
+          url: "https://jobs-api.example.com/api/v1.1/board/jobs/1234",
+        },
+      ],
+      paging: { pageSize: 20, next: null },
+    },
+  });
+
+export const ApplySchema = z
+  .object({
+    method: z.enum(["email", "url"]),
+    url: z.string().max(200).optional().openapi({ example: "https://careers.example.com/apply" }),
+  })
+  .nullable()
+  .openapi("Apply", { description: "How to apply: through this service (email) or on the employer's site (url); null when not set." });
+
+export const BoardJobSchema = z
+  .object({
+    ...publicMembers,
+    employer: EmployerOrHidden,
+    apply: ApplySchema,
+    jsonLd: z.record(z.string().max(50), z.unknown()).openapi({ description: "A schema.org JobPosting for search engines." }),
+  })
+  .openapi("BoardJob", {
+    example: {
+      id: 1234,
+      employer: null,
+      title: "Senior Accountant",
+      publishDate: "2026-11-21T14:03:00Z",
+      locations: [{ id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City" }],
+      confidential: true,
+      status: "active",
+      closeDate: "2027-01-20T14:03:00Z",
+      autoRefresh: false,
+      categories: [{ id: 1, name: "Accounting" }],
+      positionType: { id: 1, name: "Full Time" },
+      salary: null,
+      description: "<p>Join our <strong>finance</strong> team.</p>",
+      applicantRoutingType: { id: 2, name: "URL" },
+      applicationUrl: "https://careers.example.com/apply",
+      apply: { method: "url", url: "https://careers.example.com/apply" },
+      jsonLd: { "@context": "https://schema.org", "@type": "JobPosting", title: "Senior Accountant" },
+    },
+  });
+
+export const BoardQuerySchema = z.object({
+  q: z.string().max(200).optional().openapi({ param: { name: "q", in: "query" }, description: "Title words, all required; each may be the start of a word.", example: "comptab" }),
+  location: z.string().regex(/^[1-9][0-9]{0,9}$/, "location must be a location id.").optional().openapi({ param: { name: "location", in: "query" }, maxLength: 10, example: "21" }),
+  province: z.enum(["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]).optional().openapi({ param: { name: "province", in: "query" } }),
+  category: z.string().regex(/^[1-9][0-9]{0,9}$/, "category must be a category id.").optional().openapi({ param: { name: "category", in: "query" }, maxLength: 10, example: "1" }),
+  positionType: z.string().regex(/^[1-9][0-9]{0,9}$/, "positionType must be a position type id.").optional().openapi({ param: { name: "positionType", in: "query" }, maxLength: 10, example: "1" }),
+  cursor: z.string().max(64).optional().openapi({ param: { name: "cursor", in: "query" }, description: "From `paging.next`.", example: "MTc5NTM2MDgwMy4xMjM0" }),
+  pageSize: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,9})$/, "pageSize must be a whole number from 1 to 50.")
+    .optional()
+    .transform((value) => (value === undefined ? 20 : Number(value)))
+    .pipe(z.number().int().min(1).max(50))
+    .openapi({ param: { name: "pageSize", in: "query" }, type: "integer", format: "int32", minimum: 1, maximum: 50, default: 20 } as never),
+});
