@@ -19,6 +19,7 @@ import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
+import { applicationsApi } from "./applications/handlers";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
@@ -32,7 +33,10 @@ const PUBLIC_PATHS = [
 ];
 
 /** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
-const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`];
+const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`, `${API_PREFIX}/applications/*`];
+/** DESIGN 15: the one path whose bodies may be up to 6 MiB (an application with its résumé). */
+const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$/;
+const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -51,20 +55,21 @@ export function createApp() {
       onMethodNotAllowed: (c, methods) => problemResponse(c, new MethodNotAllowedError(c.req.method, methods)),
     }),
   );
-  app.use(
+  const limitOf = (maxSize: number) =>
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
+      maxSize,
       onError: () => {
-        throw new PayloadTooLargeError(MAX_BODY_BYTES);
+        throw new PayloadTooLargeError(maxSize);
       },
-    }),
-  );
+    });
+  const [anyBody, applyBody] = [limitOf(MAX_BODY_BYTES), limitOf(MAX_APPLY_BODY_BYTES)];
+  app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   app.use(`${API_PREFIX}/*`, database);
   // One registration per path, so each request is authenticated and counted once.
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   app.use(`${API_PREFIX}/board/*`, boardResponses);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

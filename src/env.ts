@@ -7,6 +7,18 @@ export interface Env {
   JOB_RATE_LIMITER: RateLimit;
   /** Public board requests per client address (DESIGN 14). */
   BOARD_RATE_LIMITER: RateLimit;
+  /** Applications per client address, refused ones included (DESIGN 15). */
+  APPLY_RATE_LIMITER: RateLimit;
+  /** Résumés, under random keys (DESIGN 15). */
+  RESUMES: R2Bucket;
+  /** The Email Service binding that sends the copy of each application. */
+  EMAIL: SendEmail;
+  /** Application copies to email; the same Worker consumes them. */
+  EMAIL_QUEUE: Queue<{ applicationId: number }>;
+  /** The sender of application copies (an address of a domain set up for Email Routing). */
+  EMAIL_FROM?: string;
+  /** When set, applications need a valid Cloudflare Turnstile token. */
+  TURNSTILE_SECRET?: string;
   /** Failed authentications per client address. */
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */

@@ -234,7 +234,7 @@ describe("set-based statements", () => {
     expect(refreshPlan.filter((step) => step.startsWith("SCAN jobs"))).toEqual([]);
   });
 
-  it("100 000 eligible jobs: one D1 round trip changes all of them (and records their events); the webhook upkeep adds two", async () => {
+  it("100 000 eligible jobs: one D1 round trip changes all of them (and records their events); the upkeep of webhooks and applications a few more, whatever the count", async () => {
     const half = 50_000;
     await seedJobs(env.DB, await unlimited(), half, { autoRefresh: true, publishDate: NOW - 8 * DAY, closeDate: NOW + 30 * DAY });
     await seedJobs(env.DB, await standard(), half, { publishDate: NOW - 30 * DAY, closeDate: NOW - DAY });
@@ -243,8 +243,9 @@ describe("set-based statements", () => {
 
     await viaHandler(NOW, { ...env, DB: counter.db });
 
-    // The rules and their events: one batch. The webhook upkeep: one batch and one read.
-    expect(counter.count()).toBe(3);
+    // The rules and their events: one batch. The webhook upkeep: one batch and one read. The
+    // applications' upkeep: the retention delete, the résumé and the email-copy reads.
+    expect(counter.count()).toBe(6);
     const line = JSON.parse(String(log.mock.calls.at(-1)?.[0]));
     expect(line.rules).toEqual([
       { rule: "expiry", changed: half },
@@ -283,6 +284,7 @@ describe("log: one structured JSON line per run", () => {
           { rule: "idempotency-keys", changed: 0 },
         ],
         webhooks: { requeued: 0, enqueued: 0 },
+        applications: { expired: 0, resumesDeleted: 0, copiesRequeued: 0 },
         durationMs: expect.any(Number),
       },
     ]);

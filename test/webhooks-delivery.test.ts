@@ -148,8 +148,8 @@ describe("events (DESIGN 13)", () => {
     expect(messages.map((m) => m.type).sort()).toEqual(["job.expired", "job.refreshed"]);
     expect(sent.sort()).toEqual(messages.map((m) => m.id).sort());
     expect(await messagesOf(quiet.employerId)).toEqual([]);
-    // One batch for the rules and their events, two for the webhook upkeep, one to mark the enqueue.
-    expect(counter.count()).toBe(4);
+    // One batch for the rules and their events, two for the webhook upkeep, one to mark the enqueue, three for applications.
+    expect(counter.count()).toBe(7);
     const received = receiver();
     await consumeWebhookBatch(batchOf(sent).batch, env);
     const payloads = received.map((r) => JSON.parse(r.body));

@@ -79,6 +79,10 @@ const TAGS = [
     description: "The public side: every employer's active jobs for job seekers, with schema.org JobPosting. No key; cacheable; any origin.",
   },
   {
+    name: "Applications",
+    description: "Applications job seekers sent through the board for your jobs (routing type 1), with their résumés. API key required.",
+  },
+  {
     name: "Reference data",
     description:
       "Ids that job requests refer to: position types, salary types, applicant routing types, job categories and Canadian locations. Public, cacheable.",

@@ -59,3 +59,9 @@ export async function listPublished(db: Database, filter: PublishedFilter, after
 export async function findPublished(db: Database, id: number, now: number): Promise<JobRow | undefined> {
   return (await all<JobRow>(db, sql`SELECT ${selectedColumns} ${JOB_FROM} WHERE j.id = ${id} AND ${visible(now)}`))[0];
 }
+
+/** What the emailed copy of an application needs of its job (whatever its status now). */
+export async function findJobForCopy(db: Database, id: number): Promise<{ id: number; title: string | null; applicationEmail: string | null } | undefined> {
+  return (await all<{ id: number; title: string | null; applicationEmail: string | null }>(db, sql`
+    SELECT id, title, application_email AS applicationEmail FROM jobs WHERE id = ${id}`))[0];
+}

@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { maintainApplications } from "../applications/retention";
 import { enqueueMessages, maintainWebhooks } from "../events/delivery";
 import { runScheduledJobs } from "./runner";
 
@@ -9,7 +10,7 @@ import { runScheduledJobs } from "./runner";
  */
 export async function handleScheduled(
   controller: Pick<ScheduledController, "cron" | "scheduledTime">,
-  env: Pick<Env, "DB" | "WEBHOOK_QUEUE">,
+  env: Pick<Env, "DB" | "WEBHOOK_QUEUE" | "RESUMES" | "EMAIL_QUEUE">,
 ): Promise<void> {
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
@@ -19,7 +20,8 @@ export async function handleScheduled(
     const rules = await runScheduledJobs(env, now, messages);
     await enqueueMessages(env, messages);
     const webhooks = { ...(await maintainWebhooks(env, now.getTime())), enqueued: messages.length };
-    console.log(JSON.stringify({ ...line, outcome: "ok", rules, webhooks, durationMs: Date.now() - started }));
+    const applications = await maintainApplications(env, now.getTime());
+    console.log(JSON.stringify({ ...line, outcome: "ok", rules, webhooks, applications, durationMs: Date.now() - started }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(JSON.stringify({ ...line, outcome: "error", error: message, durationMs: Date.now() - started }));
