@@ -9,7 +9,7 @@ const json = <T>(schema: T, description: string) => ({ description, content: { "
 export const ApplicationFormSchema = z
   .object({
     ...ApplicationInputSchema.shape,
-    resume: z.string().max(5 * 1024 * 1024).optional().openapi({ type: "string", format: "binary", description: "PDF, DOCX or plain text, at most 5 MiB; recognised by its bytes." }),
+    resume: z.string().max(5 * 1024 * 1024).optional().openapi({ type: "string", format: "binary", maxLength: 5 * 1024 * 1024, description: "PDF, DOCX or plain text, at most 5 MiB; recognised by its bytes." }),
     "cf-turnstile-response": z.string().max(2048).optional().openapi({ description: "Required when the deployment sets TURNSTILE_SECRET." }),
   })
   .openapi("ApplicationForm");
