@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { enqueueAfterResponse } from "../events/delivery";
 import { enqueueCopies } from "../email/delivery";
+import { afterResponse } from "../http/after-response";
 import { buildPaging } from "../http/paging";
 import { TooManyRequestsError } from "../http/problem";
 import { RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
@@ -30,14 +31,7 @@ export const applicationsApi = base
       clientAddress: address,
     });
     enqueueAfterResponse(c, messages);
-    const copy = enqueueCopies(c.env, [receipt.id]).catch((error) =>
-      console.error(JSON.stringify({ level: "error", message: "email copy not queued; the cron will sweep", error: String(error) })),
-    );
-    try {
-      c.executionCtx.waitUntil(copy);
-    } catch {
-      // No execution context (a direct call in a test): the promise still runs.
-    }
+    afterResponse(c, enqueueCopies(c.env, [receipt.id]), "email copy not queued; the cron will sweep");
     return c.json(receipt, 201);
   })
   .openapi(listJobApplicationsRoute, async (c) => {

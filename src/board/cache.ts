@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { afterResponse } from "../http/after-response";
 import { TooManyRequestsError } from "../http/problem";
 import { RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
 
@@ -41,11 +42,6 @@ export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
   const res = new Response(body, c.res);
   res.headers.set("ETag", etag);
   res.headers.set("Cache-Control", `public, max-age=${BOARD_MAX_AGE_SECONDS}`);
-  const stored = caches.default.put(key, res.clone());
-  try {
-    c.executionCtx.waitUntil(stored);
-  } catch {
-    await stored;
-  }
+  afterResponse(c, caches.default.put(key, res.clone()), "board cache put failed");
   c.res = matches(c.req.header("If-None-Match"), etag) ? notModified(etag) : res;
 });

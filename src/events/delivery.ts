@@ -1,5 +1,6 @@
 import { createDatabase, type Database } from "../db/client";
 import type { Env } from "../env";
+import { afterResponse } from "../http/after-response";
 import { disableFailingEndpoints } from "../webhooks/repository";
 import { attemptDelivery } from "../webhooks/delivery";
 import { DISABLE_AFTER_MS, LOG_RETENTION_MS, retryDelaySeconds } from "../webhooks/rules";
@@ -69,13 +70,5 @@ export async function maintainWebhooks(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, n
  * Worker die first, the messages are in the outbox and the cron's sweep hands them over.
  */
 export function enqueueAfterResponse(c: { env: Env; executionCtx: { waitUntil(promise: Promise<unknown>): void } }, ids: string[]): void {
-  if (ids.length === 0) return;
-  const pending = enqueueMessages(c.env, ids).catch((error) =>
-    console.error(JSON.stringify({ level: "error", message: "enqueue failed; the cron will sweep", error: String(error) })),
-  );
-  try {
-    c.executionCtx.waitUntil(pending);
-  } catch {
-    // No execution context (a direct call in a test): the promise still runs.
-  }
+  if (ids.length) afterResponse(c, enqueueMessages(c.env, ids), "enqueue failed; the cron will sweep");
 }
