@@ -5,10 +5,11 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
+import { measureApply, measureBoard, measureBoardLatency, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWorker, measureBundle } from "./lib/build.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, send, sequentialLatency } from "./lib/load.mjs";
-import { dirtyDescriptionOf, operations } from "./lib/operations.mjs";
+import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
 import { createEmployer, databaseBytes, descriptionOf, seedJobs } from "./lib/seed.mjs";
@@ -37,6 +38,8 @@ const CLEANER_ROUNDS = setting("BENCH_CLEANER_ROUNDS", 2, 1);
 const HOSTILE_REPEATS = setting("BENCH_HOSTILE_REPEATS", 3, 1);
 const STALL_ROUNDS = setting("BENCH_STALL_ROUNDS", 3, 1);
 const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
+const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
+const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -67,6 +70,8 @@ try {
   const deleter = await createEmployer(db, kv, "Bench Deletes Ltd.");
   let t = Date.now();
   Object.assign(small, await seedJobs(db, small.employerId, SMALL));
+  // The board spans every employer: its small case is measured now, with ~1 000 jobs in all.
+  const boardSmall = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
   const bytesBefore = await databaseBytes(db);
   Object.assign(large, await seedJobs(db, large.employerId, LARGE));
   const bytesAfter = await databaseBytes(db);
@@ -277,6 +282,21 @@ try {
   // --- batch sync against single PUTs -----------------------------------------------------
   const batchSync = await measureBatchSync({ origin, db, kv, connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, seeded: BATCH_SEEDED, problems, step });
 
+  // --- the board, webhooks' write overhead, applications ---------------------------------
+  const boardLarge = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
+  step(`board p50 (misses) at ${boardSmall.activeJobs} → ${boardLarge.activeJobs} active jobs: list ${boardSmall.list.p50.toFixed(2)} → ${boardLarge.list.p50.toFixed(2)} ms, q ${boardSmall.q.p50.toFixed(2)} → ${boardLarge.q.p50.toFixed(2)} ms`);
+  const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS, samples: BOARD_SAMPLES, problems, step })) };
+  const webhooks = await measureWebhookOverhead(origin, {
+    db,
+    createEmployer: (name) => createEmployer(db, kv, name),
+    jobBody: newJobBody(dirtyDescriptionOf(5 * KiB)),
+    connections: CONNECTIONS,
+    seconds: SLICE_SECONDS * ROUNDS,
+    problems,
+    step,
+  });
+  const apply = await measureApply(origin, { db, createEmployer: (name) => createEmployer(db, kv, name), samples: APPLY_SAMPLES, problems, step });
+
   // --- report --------------------------------------------------------------------------
   const results = {
     date: new Date().toISOString(),
@@ -304,6 +324,9 @@ try {
     hostile,
     stall,
     batchSync,
+    board,
+    webhooks,
+    apply,
     qVsPage1,
     bundle,
     seedCheck: derived,

@@ -23,6 +23,10 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript }
     kvNamespaces: workerOptions.kvNamespaces,
     d1Databases: workerOptions.d1Databases,
     ratelimits: workerOptions.ratelimits,
+    // Résumés and the two queues' producers (nothing consumes in the benchmark: deliveries are
+    // not what it measures, and an outbound fetch would leave the machine).
+    r2Buckets: workerOptions.r2Buckets,
+    queueProducers: workerOptions.queueProducers,
   };
   const asBuilt = (name, scriptPath) => ({
     ...bindings,

@@ -10,13 +10,18 @@ export interface QueuedMessage {
   id: string;
 }
 
-/** Hands recorded messages to the queue (after the write that recorded them is stored). */
-export async function enqueueMessages(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, ids: string[], db: Database = createDatabase(env.DB)): Promise<void> {
+/**
+ * Hands recorded messages to the queue (after the write that recorded them is stored). With
+ * `db`, the hand-over is recorded too (the sweep's and the log's re-sends); a request's own
+ * hand-over is not, to spare it a write: its messages are delivered long before the sweep
+ * would look at them, and a duplicate is what at-least-once allows.
+ */
+export async function enqueueMessages(env: Pick<Env, "WEBHOOK_QUEUE">, ids: string[], db?: Database): Promise<void> {
   if (ids.length === 0) return;
   for (let i = 0; i < ids.length; i += 100) {
     await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { id } })));
   }
-  await markEnqueued(db, ids, Date.now());
+  if (db) await markEnqueued(db, ids, Date.now());
 }
 
 /**

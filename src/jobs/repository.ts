@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
-import { messageIdsOf, outboxInsert } from "../events/outbox";
+import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
 import type { JobEventType } from "./events";
 import type { NewPlace } from "../locations/resolve";
 import type { Location } from "../reference/schemas";
@@ -416,9 +416,16 @@ const deletedJobData = sql`json_object('job', json_object('id', id, 'referenceId
 
 /** The events of a job's change, for the write batch that stores it (the job as it is then). */
 export function jobEventStatements(employerId: number, key: JobKey, types: JobEventType[], occurredAt: number): SQL[] {
-  return types.map((type) =>
-    outboxInsert(type, occurredAt, sql`SELECT ${employerId} AS employer_id, json_object('job', json(${jobSnapshot(employerId, key)})) AS data`),
-  );
+  if (types.length === 0) return [];
+  // Only employers that listen pay for the job's snapshot: the source is empty otherwise.
+  return [
+    outboxInsert(
+      types,
+      occurredAt,
+      sql`SELECT ${employerId} AS employer_id, json_object('job', json(${jobSnapshot(employerId, key)})) AS data
+        WHERE ${hasEnabledEndpoint(employerId)}`,
+    ),
+  ];
 }
 
 /** A batch entry's `job.deleted`, recorded before its delete statement. */

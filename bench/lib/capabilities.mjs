@@ -1,0 +1,126 @@
+// The capabilities around the job API, each measured against what it adds to or spares:
+// - webhooks (issue 15): POST and PUT for an employer with a subscribed endpoint vs one
+//   without, in the same run (the outbox insert rides in the write's own batch);
+// - the public board (issue 16): list page 1 and a `q` search, cache misses, one at a time,
+//   at ~1 000 and at 100 000+ active jobs (measured before and after the large seed), a
+//   cached repeat vs a miss, throughput against floor (b);
+// - applications (issue 16): an application with a 1 MiB PDF résumé (R2 put, D1 batch).
+import { load, send } from "./load.mjs";
+import { HOSTS } from "./runtime.mjs";
+
+const API = "/api/v1.1";
+let unique = 0;
+const fresh = (path) => `${path}${path.includes("?") ? "&" : "?"}t=${Date.now()}-${++unique}`;
+
+async function p50Of(origin, request, samples) {
+  const times = [];
+  const statuses = {};
+  for (let i = 0; i < samples; i++) {
+    const res = await send(origin, { ...request, path: request.fresh ? fresh(request.path) : request.path });
+    times.push(res.ms);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)], p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))], statuses };
+}
+
+/** Board latencies, cache misses: page 1 and a q search (the term of the seeded titles). */
+export async function measureBoardLatency(origin, { db, samples }) {
+  const list = await p50Of(origin, { host: HOSTS.api, path: `${API}/board/jobs?pageSize=20`, fresh: true }, samples);
+  const q = await p50Of(origin, { host: HOSTS.api, path: `${API}/board/jobs?q=accountant&pageSize=20`, fresh: true }, samples);
+  const { n: activeJobs } = await db.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'active'").first();
+  return { list, q, activeJobs };
+}
+
+/** Throughput against floor (b) for the board (misses), and a cached repeat vs a miss. */
+export async function measureBoard(origin, { connections, seconds, samples, problems, step }) {
+  const missing = (path) => ({ host: HOSTS.api, method: "GET", path, next: () => ({ path: fresh(path) }) });
+  const floor = { host: HOSTS.floor, path: "/floor/d1" };
+  const throughput = {};
+  for (const [name, path] of [["list", `${API}/board/jobs?pageSize=20`], ["q", `${API}/board/jobs?q=accountant&pageSize=20`]]) {
+    const before = await load(origin, { ...floor, connections, seconds });
+    const run = await load(origin, { ...missing(path), connections, seconds });
+    const after = await load(origin, { ...floor, connections, seconds });
+    const floorRate = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+    if (Object.keys(run.statuses).some((code) => code !== "200")) problems.push(`board ${name}: ${JSON.stringify(run.statuses)}`);
+    throughput[name] = { requestsPerSecond: run.requestsPerSecond, floorB: floorRate, ratio: run.requestsPerSecond / floorRate };
+    step(`board ${name} (misses): ${run.requestsPerSecond.toFixed(0)} req/s ÷ floor (b) ${floorRate.toFixed(0)} = ${throughput[name].ratio.toFixed(2)}`);
+  }
+  const path = `${API}/board/jobs?pageSize=20&t=cached`;
+  await send(origin, { host: HOSTS.api, path });
+  const cached = await p50Of(origin, { host: HOSTS.api, path }, samples);
+  const miss = await p50Of(origin, { host: HOSTS.api, path: `${API}/board/jobs?pageSize=20`, fresh: true }, samples);
+  step(`board cached repeat p50 ${cached.p50.toFixed(2)} ms vs miss ${miss.p50.toFixed(2)} ms`);
+  return { throughput, cached, miss };
+}
+
+/** POST and PUT throughput for an employer whose events are recorded vs one without endpoints. */
+export async function measureWebhookOverhead(origin, { db, createEmployer, jobBody, connections, seconds, problems, step }) {
+  const quiet = await createEmployer("Bench Quiet Ltd.");
+  const listened = await createEmployer("Bench Listened Ltd.");
+  // An endpoint row as the API stores it; nothing delivers in the benchmark (no consumer), so
+  // the secret is never decrypted.
+  await db
+    .prepare("INSERT INTO webhook_endpoints (employer_id, url, events, enabled, secret, created_at) VALUES (?, 'https://receiver.example/hooks', '[]', 1, 'unused.unused', ?)")
+    .bind(listened.employerId, Date.now())
+    .run();
+  const post = (employer) => ({
+    host: HOSTS.api,
+    method: "POST",
+    path: `${API}/jobs`,
+    headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify(jobBody),
+  });
+  const runs = {};
+  for (const [name, employer] of [["none", quiet], ["subscribed", listened], ["none again", quiet]]) {
+    const run = await load(origin, { ...post(employer), connections, seconds });
+    if (Object.keys(run.statuses).some((code) => code !== "201")) problems.push(`POST (${name}): ${JSON.stringify(run.statuses)}`);
+    runs[name] = run.requestsPerSecond;
+  }
+  const none = (runs.none + runs["none again"]) / 2;
+  const events = await db.prepare("SELECT count(*) AS n FROM webhook_messages WHERE employer_id = ?").bind(listened.employerId).first();
+  const outcome = { noneRequestsPerSecond: none, subscribedRequestsPerSecond: runs.subscribed, ratio: runs.subscribed / none, eventsRecorded: events.n };
+  step(`POST with a subscribed endpoint: ${outcome.subscribedRequestsPerSecond.toFixed(0)} req/s vs none ${none.toFixed(0)} = ${outcome.ratio.toFixed(2)} (${events.n} events recorded)`);
+  return outcome;
+}
+
+/** One application with a 1 MiB PDF résumé, one at a time. */
+export async function measureApply(origin, { db, createEmployer, samples, problems, step }) {
+  const employer = await createEmployer("Bench Hiring Ltd.");
+  const res = await send(origin, {
+    host: HOSTS.api,
+    method: "POST",
+    path: `${API}/jobs`,
+    headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      title: "Bench applications", status: "active", locations: [{ description: "Toronto, ON" }], categories: [{ id: 1 }],
+      applicantRoutingType: { id: 1 }, applicationEmail: "hr@bench.example",
+    }),
+  });
+  const jobId = JSON.parse(res.body).id;
+  const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(1024 * 1024 - 9, 0x41)]);
+  const boundary = "----bench";
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nBench Applicant\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="email"\r\n\r\napplicant@bench.example\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    pdf,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const times = [];
+  for (let i = 0; i < samples; i++) {
+    const answer = await send(origin, {
+      host: HOSTS.api,
+      method: "POST",
+      path: `${API}/board/jobs/${jobId}/applications`,
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "CF-Connecting-IP": `198.51.100.${i % 250}` },
+      body,
+    });
+    if (answer.status !== 201) problems.push(`apply: ${answer.status} ${answer.body.slice(0, 200)}`);
+    times.push(answer.ms);
+  }
+  times.sort((a, b) => a - b);
+  const outcome = { samples, p50: times[Math.floor(times.length / 2)], max: times.at(-1), bytes: body.length };
+  step(`apply with a 1 MiB PDF: p50 ${outcome.p50.toFixed(1)} ms, worst ${outcome.max.toFixed(1)} ms over ${samples}`);
+  return outcome;
+}
