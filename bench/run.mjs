@@ -38,6 +38,7 @@ const CLEANER_ROUNDS = setting("BENCH_CLEANER_ROUNDS", 2, 1);
 const HOSTILE_REPEATS = setting("BENCH_HOSTILE_REPEATS", 3, 1);
 const STALL_ROUNDS = setting("BENCH_STALL_ROUNDS", 3, 1);
 const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
+const BATCH_ROUNDS = setting("BENCH_BATCH_ROUNDS", 5, 2);
 const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
 const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
 
@@ -280,12 +281,12 @@ try {
   step(`stall: GET /positiontypes waited at most ${stall.worstGetMs.toFixed(1)} ms (${stall.gets} GETs) during POST ${stall.label} (${stall.postMs.toFixed(0)} ms)`);
 
   // --- batch sync against single PUTs -----------------------------------------------------
-  const batchSync = await measureBatchSync({ origin, db, kv, connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, seeded: BATCH_SEEDED, problems, step });
+  const batchSync = await measureBatchSync({ origin, db, kv, rounds: BATCH_ROUNDS, seeded: BATCH_SEEDED, problems, step });
 
   // --- the board, webhooks' write overhead, applications ---------------------------------
   const boardLarge = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
   step(`board p50 (misses) at ${boardSmall.activeJobs} → ${boardLarge.activeJobs} active jobs: list ${boardSmall.list.p50.toFixed(2)} → ${boardLarge.list.p50.toFixed(2)} ms, q ${boardSmall.q.p50.toFixed(2)} → ${boardLarge.q.p50.toFixed(2)} ms`);
-  const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS, samples: BOARD_SAMPLES, problems, step })) };
+  const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, samples: BOARD_SAMPLES, problems, step })) };
   const webhooks = await measureWebhookOverhead(origin, {
     db,
     createEmployer: (name) => createEmployer(db, kv, name),

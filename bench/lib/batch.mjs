@@ -1,8 +1,8 @@
 // Batch sync (issue 14) against the single requests it replaces, in the same run: the same
 // work — upserts by referenceId, half creating a job and half updating one, 2 KB descriptions
-// — sent as `POST /jobs/batch` of 100 entries and as 100 `PUT /jobs`, each under the same
-// fixed concurrency. Reported as jobs stored per second.
-import { load, send } from "./load.mjs";
+// — sent by one client, one request at a time, as `POST /jobs/batch` of 100 entries and as
+// 100 `PUT /jobs`. Reported as jobs stored per second.
+import { send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
 
@@ -39,7 +39,7 @@ function entries(employer, description, source) {
   };
 }
 
-export async function measureBatchSync({ origin, db, kv, connections, seconds, seeded, problems, step }) {
+export async function measureBatchSync({ origin, db, kv, rounds, seeded, problems, step }) {
   const description = descriptionOf(2_000);
   const setup = async (name) => {
     const employer = await createEmployer(db, kv, name);
@@ -83,19 +83,24 @@ export async function measureBatchSync({ origin, db, kv, connections, seconds, s
     trips[size] = Number(res.headers["x-bench-d1-trips"]);
   }
 
-  await load(origin, { ...batchRequest, connections, seconds: 1 });
-  const batch = await load(origin, { ...batchRequest, connections, seconds });
-  await load(origin, { ...singleRequest, connections, seconds: 1 });
-  const single = await load(origin, { ...singleRequest, connections, seconds });
-  for (const [name, result, expected] of [["batch", batch, "200"], ["single PUT", single, null]]) {
-    const bad = Object.keys(result.statuses).filter((code) => (expected ? code !== expected : code !== "200" && code !== "201"));
-    if (bad.length || result.errors || result.timeouts) problems.push(`${name}: ${JSON.stringify(result.statuses)} errors ${result.errors}`);
-  }
+  // One client syncing, one request at a time: a 100-entry batch against 100 single PUTs.
+  const timed = async (request, times) => {
+    const ms = [];
+    for (let i = 0; i < times; i++) {
+      const res = await send(origin, { ...request, ...request.next() });
+      if (res.status !== 200 && res.status !== 201) problems.push(`${request.method} ${request.path}: ${res.status} ${res.body.slice(0, 200)}`);
+      ms.push(res.ms);
+    }
+    return ms.reduce((a, b) => a + b, 0) / ms.length;
+  };
+  await timed(batchRequest, 1);
+  const batchMs = await timed(batchRequest, rounds);
+  await timed(singleRequest, 5);
+  const singleMs = await timed(singleRequest, ENTRIES * rounds);
   const outcome = {
     entriesPerBatch: ENTRIES,
-    connections,
-    batch: { requestsPerSecond: batch.requestsPerSecond, jobsPerSecond: batch.requestsPerSecond * ENTRIES, latencyMs: batch.latencyMs },
-    single: { requestsPerSecond: single.requestsPerSecond, jobsPerSecond: single.requestsPerSecond, latencyMs: single.latencyMs },
+    batch: { msPerRequest: batchMs, jobsPerSecond: (ENTRIES * 1000) / batchMs },
+    single: { msPerRequest: singleMs, jobsPerSecond: 1000 / singleMs },
     trips,
   };
   outcome.ratio = outcome.batch.jobsPerSecond / outcome.single.jobsPerSecond;
