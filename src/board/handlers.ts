@@ -1,11 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { BadRequestError, NotFoundError } from "../http/problem";
+import { BadRequestError, NotFoundError, ValidationError } from "../http/problem";
 import { publicOrigin } from "../http/paging";
 import { validationHook } from "../http/validation";
 import { API_PREFIX } from "../http/version";
 import { findPublished, listPublished } from "../jobs/published";
+import { findLocation } from "../reference/repository";
 import { toBoardItem, toBoardJob } from "./representation";
 import { getBoardJobRoute, listBoardJobsRoute } from "./routes";
 import { decodeCursor, encodeCursor, wordsOf } from "./rules";
@@ -27,6 +28,10 @@ export const boardApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     };
     // One more than the page tells whether there is a next page, without counting.
     const rows = await listPublished(c.var.db, filter, after, query.pageSize + 1, nowSeconds());
+    // Asked only when nothing matched, so a filter by a public place costs no extra round trip.
+    if (!rows.length && filter.locationId !== undefined && (await findLocation(c.var.db, filter.locationId))?.ownerEmployerId !== null) {
+      throw new ValidationError([{ field: "location", message: "location must be the id of a public place (GET /api/v1.1/locations)." }]);
+    }
     const page = rows.slice(0, query.pageSize);
     let next: string | null = null;
     if (rows.length > query.pageSize) {

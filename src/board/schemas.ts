@@ -5,6 +5,11 @@ import { CategorySchema, LocationSchema } from "../reference/schemas";
 
 const { referenceId: _referenceId, applicationEmail: _applicationEmail, ...publicMembers } = JobSchema.shape;
 
+/** A place an employer created is shown by its text alone: its id would single out the employer. */
+const BoardLocationSchema = z
+  .object({ ...LocationSchema.shape, id: LocationSchema.shape.id.nullable().openapi({ description: "null for a place the employer created (not a public place).", example: 21 }) })
+  .openapi("BoardLocation");
+
 const EmployerOrHidden = JobSchema.shape.employer.nullable().openapi({ description: "null when the employer keeps its name confidential." });
 
 export const BoardItemSchema = z
@@ -14,7 +19,7 @@ export const BoardItemSchema = z
     employer: EmployerOrHidden,
     publishDate: JobSchema.shape.publishDate,
     closeDate: JobSchema.shape.closeDate,
-    locations: z.array(LocationSchema).max(3),
+    locations: z.array(BoardLocationSchema).max(3),
     categories: z.array(CategorySchema).max(3),
     positionType: JobSchema.shape.positionType,
     salary: JobSchema.shape.salary,
@@ -64,6 +69,7 @@ export const BoardJobSchema = z
   .object({
     ...publicMembers,
     employer: EmployerOrHidden,
+    locations: z.array(BoardLocationSchema).max(3),
     apply: ApplySchema,
     jsonLd: z.record(z.string().max(50), z.unknown()).openapi({ description: "A schema.org JobPosting for search engines." }),
   })

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { all, JOB_FROM, selectedColumns, type JobRow } from "./repository";
+import { all, JOB_FROM, publicColumns, type JobRow } from "./repository";
 
 // The jobs capability's public read API: what job seekers may see (DESIGN 14). A job is on the
 // board while it is active and not past its closeDate, whoever posted it.
@@ -36,7 +36,9 @@ export async function listPublished(db: Database, filter: PublishedFilter, after
   if (after) conditions.push(sql`(j.publish_date, j.id) < (${after.publishDate}, ${after.id})`);
   if (filter.words.length) conditions.push(sql`j.id IN (SELECT rowid FROM board_search WHERE board_search MATCH ${ftsQuery(filter.words)})`);
   if (filter.locationId !== undefined) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM job_locations jl WHERE jl.job_id = j.id AND jl.location_id = ${filter.locationId})`);
+    // Only a public place filters: an employer's own place would single out its jobs (DESIGN 6b).
+    conditions.push(sql`EXISTS (SELECT 1 FROM job_locations jl JOIN locations l ON l.id = jl.location_id
+      WHERE jl.job_id = j.id AND jl.location_id = ${filter.locationId} AND l.owner_employer_id IS NULL)`);
   }
   if (filter.provinceCode !== undefined) {
     conditions.push(sql`EXISTS (SELECT 1 FROM job_locations jl JOIN locations l ON l.id = jl.location_id
@@ -49,7 +51,7 @@ export async function listPublished(db: Database, filter: PublishedFilter, after
   // Without q the page walks the board index from the cursor and stops at `limit`; with q the
   // title index names the candidates first (its cost: the matching titles).
   const source = filter.words.length ? sql`jobs j` : sql`jobs j INDEXED BY jobs_board_idx`;
-  return all<JobRow>(db, sql`SELECT ${selectedColumns} ${JOB_FROM}
+  return all<JobRow>(db, sql`SELECT ${publicColumns} ${JOB_FROM}
     WHERE j.id IN (
       SELECT j.id FROM ${source} WHERE ${sql.join(conditions, sql` AND `)}
       ORDER BY j.publish_date DESC, j.id DESC LIMIT ${limit})
@@ -57,7 +59,7 @@ export async function listPublished(db: Database, filter: PublishedFilter, after
 }
 
 export async function findPublished(db: Database, id: number, now: number): Promise<JobRow | undefined> {
-  return (await all<JobRow>(db, sql`SELECT ${selectedColumns} ${JOB_FROM} WHERE j.id = ${id} AND ${visible(now)}`))[0];
+  return (await all<JobRow>(db, sql`SELECT ${publicColumns} ${JOB_FROM} WHERE j.id = ${id} AND ${visible(now)}`))[0];
 }
 
 /** What the emailed copy of an application needs of its job (whatever its status now). */

@@ -106,9 +106,11 @@ export async function writeBatch(db: Database, queries: SQL[], messages?: string
 
 // --- reading a job --------------------------------------------------------------------------
 
-const locationsJson = sql`(
-  SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'description', l.description, 'type', l.type) ORDER BY jl.position)
+/** The job's places in order; `id` is how each place's id is shown (the board hides some). */
+const locationsJsonOf = (id: SQL) => sql`(
+  SELECT json_group_array(json_object('id', ${id}, 'name', l.name, 'description', l.description, 'type', l.type) ORDER BY jl.position)
   FROM job_locations jl JOIN locations l ON l.id = jl.location_id WHERE jl.job_id = j.id)`;
+const locationsJson = locationsJsonOf(sql`l.id`);
 
 const categoriesJson = sql`(
   SELECT json_group_array(json_object('id', c.id, 'name', c.name) ORDER BY jc.position)
@@ -151,9 +153,20 @@ export const JOB_FROM = sql`
     LEFT JOIN salary_types st ON st.id = j.salary_type_id
     LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id`;
 
-export const selectedColumns = sql.join(
-  JOB_COLUMNS.map(([name, expression]) => sql`${expression} AS ${sql.identifier(name)}`),
-  sql`, `,
+const columnsOf = (columns: [keyof JobRow, SQL][]) =>
+  sql.join(
+    columns.map(([name, expression]) => sql`${expression} AS ${sql.identifier(name)}`),
+    sql`, `,
+  );
+
+export const selectedColumns = columnsOf(JOB_COLUMNS);
+
+/**
+ * The columns as the public may see them: a place an employer created is theirs alone
+ * (DESIGN 3, 6b), so its id, which only that employer's jobs carry, is shown as null.
+ */
+export const publicColumns = columnsOf(
+  JOB_COLUMNS.map(([name, expression]) => [name, name === "locations" ? locationsJsonOf(sql`CASE WHEN l.owner_employer_id IS NULL THEN l.id END`) : expression]),
 );
 
 /** The whole job in ONE statement: GET costs one round trip, and writes end with it in their batch. */
