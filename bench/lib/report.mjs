@@ -192,7 +192,8 @@ function measuredAlongside(t, r) {
   const alone = t.op && r.sequential[t.op];
   const floor = r.sequential["floor.limited"];
   if (alone && floor && !t.id.endsWith("Growth")) {
-    facts.push(`one request at a time: p50 ${fixed(alone.p50)} ms against ${fixed(floor.p50)} ms for floor (c), ${fixed(alone.p50 - floor.p50)} ms more`);
+    const gap = alone.p50 - floor.p50;
+    facts.push(`one request at a time: p50 ${fixed(alone.p50)} ms against ${fixed(floor.p50)} ms for floor (c), ${fixed(Math.abs(gap))} ms ${gap < 0 ? "less" : "more"}`);
   }
   return [...facts, ...(t.details ?? [])];
 }
