@@ -17,7 +17,7 @@ async function cron(url: URL, env: Env): Promise<Response> {
   return Response.json({ changed, trips: counter.count(), elapsedMs: Date.now() - started });
 }
 
-/** The cleaner's floor (issue 11): a bare rewriter pass, one no-op handler per element and per text chunk. */
+/** The cleaner's floor (DESIGN 6a): a bare rewriter pass, one no-op handler per element and per text chunk. */
 async function bareRewriter(html: string): Promise<string> {
   let calls = 0;
   await new HTMLRewriter()

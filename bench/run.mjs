@@ -1,7 +1,9 @@
 // `npm run bench`: the API in workerd with fresh state, next to a floor worker, under fixed
 // concurrency. Writes docs/benchmarks.md and bench/results/latest.json; exits non-zero when
 // any operation answered with a status it should not have.
-import { mkdir, rm, writeFile } from "node:fs/promises";
+// `npm run bench -- --report-only`: docs/benchmarks.md again from bench/results/latest.json,
+// measuring nothing (for a change to the report, not to what is measured).
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
@@ -17,6 +19,14 @@ import { HOSTILE_SHAPES, WORST_ACCEPTED } from "./lib/shapes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const build = `${root}bench/.build`;
+const resultsFile = `${root}bench/results/latest.json`;
+const reportFile = `${root}docs/benchmarks.md`;
+
+if (process.argv.includes("--report-only")) {
+  await writeFile(reportFile, renderReport(JSON.parse(await readFile(resultsFile, "utf8"))));
+  console.log("wrote docs/benchmarks.md from bench/results/latest.json");
+  process.exit(0);
+}
 // BENCH_QUICK=1: a smoke run (about a minute) with smaller data and shorter slices; its numbers
 // are not the report's. Every size can also be set on its own (BENCH_LARGE=…).
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -341,8 +351,8 @@ try {
     problems,
   };
   await mkdir(`${root}bench/results`, { recursive: true });
-  await writeFile(`${root}bench/results/latest.json`, `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(`${root}docs/benchmarks.md`, renderReport(results));
+  await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(reportFile, renderReport(results));
   step(`wrote docs/benchmarks.md and bench/results/latest.json in ${elapsed()}`);
 } finally {
   await runtime.mf.dispose();

@@ -7,8 +7,8 @@
 //   SOAK_SECONDS, SOAK_CLIENTS, SOAK_SEED override the figures (the seed is fixed by default,
 //   so a run can be repeated; timing still decides how far each client gets).
 //
-// It starts `wrangler dev --env dev` on a free port with a fresh --persist-to directory, so it
-// never touches your local dev state. Exits non-zero on any 5xx, any answer the model did not
+// It starts `wrangler dev --env load` (wrangler.toml: [env.dev] with limits no client here reaches)
+// on a free port with a fresh --persist-to directory, so it never touches your local dev state. Exits non-zero on any 5xx, any answer the model did not
 // expect, any lost or ghost write, any wrong value, any duplicate referenceId.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,7 +50,7 @@ const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length
 // ---------------------------------------------------------------- the local API
 
 function local(dir, ...args) {
-  return wrangler([...args, "--local", "--persist-to", dir, "--env", "dev"]);
+  return wrangler([...args, "--local", "--persist-to", dir, "--env", "load"]);
 }
 
 function query(dir, sql) {
@@ -82,7 +82,7 @@ async function startApi(dir, port) {
   const log = join(dir, "wrangler.log");
   const out = openSync(log, "a");
   const child = startWrangler(
-    ["dev", "--env", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"],
+    ["dev", "--env", "load", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"],
     { stdio: ["ignore", out, out], detached: true },
   );
   const base = `http://127.0.0.1:${port}/api/v1.1`;

@@ -1,4 +1,4 @@
-// Batch sync (issue 14) against the single requests it replaces, in the same run: the same
+// Batch sync (DESIGN 12) against the single requests it replaces, in the same run: the same
 // work — upserts by referenceId, half creating a job and half updating one, 2 KB descriptions
 // — sent by one client, one request at a time, as `POST /jobs/batch` of 100 entries and as
 // 100 `PUT /jobs`. Reported as jobs stored per second.

@@ -1,10 +1,10 @@
 // The capabilities around the job API, each measured against what it adds to or spares:
-// - webhooks (issue 15): POST and PUT for an employer with a subscribed endpoint vs one
+// - webhooks (DESIGN 13): POST and PUT for an employer with a subscribed endpoint vs one
 //   without, in the same run (the outbox insert rides in the write's own batch);
-// - the public board (issue 16): list page 1 and a `q` search, cache misses, one at a time,
+// - the public board (DESIGN 14): list page 1 and a `q` search, cache misses, one at a time,
 //   at ~1 000 and at 100 000+ active jobs (measured before and after the large seed), a
 //   cached repeat vs a miss, throughput against floor (b);
-// - applications (issue 16): an application with a 1 MiB PDF résumé (R2 put, D1 batch).
+// - applications (DESIGN 15): an application with a 1 MiB PDF résumé (R2 put, D1 batch).
 import { load, send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 

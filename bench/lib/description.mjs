@@ -1,4 +1,4 @@
-// Description cost (issue 11, DESIGN 6a): the cleaner against a bare rewriter pass over the same
+// Description cost (DESIGN 6a): the cleaner against a bare rewriter pass over the same
 // input, hostile POSTs through the API against a plain-text POST of the same size, and how long
 // a cheap GET waits while the heaviest of them runs.
 import { childCpuMs } from "./cpu.mjs";

@@ -11,9 +11,9 @@ export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.ben
  * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
  */
 export async function startRuntime(root, { apiScript, probeScript, floorScript }) {
-  // `[env.dev]`: the production rate limit (1 000 requests a minute per employer) would turn
+  // `[env.load]`: the production rate limit (1 000 requests a minute per employer) would turn
   // the load into 429s; everything else is the same.
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "dev");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
   // The bindings wrangler.toml declares, rate limits included when configured; the bundle is
   // already built, so wrangler's module rules and source options do not apply.
   const bindings = {

@@ -1,4 +1,4 @@
-// Hostile description shapes (issue 11): each unit repeated to a size. Every one of them is
+// Hostile description shapes: each unit repeated to a size. Every one of them is
 // refused past 20 000 tags (DESIGN 6a), so the API answers the large ones with a 400 decided by
 // a count; the cleaner itself is measured over them through the probe, without the limits.
 export const HOSTILE_SHAPES = {
