@@ -15,6 +15,26 @@
 
 // Provinces and territories live in src/locations/provinces.ts: the Worker parses them too.
 
+/**
+ * A province or territory is placed at its capital (DESIGN 17): a point where people are, so a
+ * radius search near a province finds jobs (its centroid can be hundreds of km from anyone).
+ */
+export const PROVINCE_CAPITALS = {
+  AB: "Edmonton",
+  BC: "Victoria",
+  MB: "Winnipeg",
+  NB: "Fredericton",
+  NL: "St. John's",
+  NS: "Halifax",
+  NT: "Yellowknife",
+  NU: "Iqaluit",
+  ON: "Toronto",
+  PE: "Charlottetown",
+  QC: "Québec",
+  SK: "Regina",
+  YT: "Whitehorse",
+};
+
 /** Municipalities (census subdivisions), 2021 Census population, descending. Append only. */
 export const MUNICIPALITIES = [
   { name: "Toronto", province: "ON", type: "City", population: 2794356 },
