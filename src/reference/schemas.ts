@@ -18,18 +18,26 @@ export const SalaryTypeSchema = z
 const coordinate = (bound: number, example: number) =>
   z.number().min(-bound).max(bound).nullable().openapi({ example, description: "Degrees (WGS 84); null when unknown." });
 
+/** The location the documentation's examples show. */
+export const LOCATION_EXAMPLE = {
+  id: 21,
+  name: "Vancouver",
+  description: "Vancouver, BC",
+  type: "City",
+  latitude: 49.24966,
+  longitude: -123.11934,
+};
+
 export const LocationSchema = z
   .object({
     id: int32(),
     name: z.string().max(256),
     description: z.string().max(300),
     type: z.string().max(50),
-    latitude: coordinate(90, 49.24966),
-    longitude: coordinate(180, -123.11934),
+    latitude: coordinate(90, LOCATION_EXAMPLE.latitude),
+    longitude: coordinate(180, LOCATION_EXAMPLE.longitude),
   })
-  .openapi("Location", {
-    example: { id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City", latitude: 49.24966, longitude: -123.11934 },
-  });
+  .openapi("Location", { example: LOCATION_EXAMPLE });
 
 export const listOf = <T extends z.ZodTypeAny>(item: T, name: string) =>
   z.object({ data: z.array(item).max(1000) }).openapi(name);
