@@ -3046,9 +3046,11 @@ INSERT INTO `locations` (`id`, `name`, `description`, `type`, `province_code`, `
   (1002365, 'Youbou', 'Youbou, BC', 'Town', 'BC', 'youbou', 2961, NULL, 48.86632, -124.20271, 'gazetteer'),
   (1002366, 'Youngs Crossing', 'Youngs Crossing, NB', 'Town', 'NB', 'youngs crossing', 2962, NULL, 45.96681, -66.59888, 'gazetteer');
 --> statement-breakpoint
-UPDATE locations AS l SET (latitude, longitude) = (
-  SELECT g.latitude, g.longitude FROM locations g
-  WHERE g.owner_employer_id IS NULL AND g.name_key = l.name_key AND g.province_code = l.province_code
-    AND g.latitude IS NOT NULL
-  ORDER BY coalesce(g.population_rank, 2147483647), g.id LIMIT 1)
-WHERE l.owner_employer_id IS NOT NULL AND l.latitude IS NULL;
+UPDATE locations AS l SET latitude = g.latitude, longitude = g.longitude
+FROM locations AS g
+WHERE g.id = (
+    SELECT b.id FROM locations b
+    WHERE b.owner_employer_id IS NULL AND b.name_key = l.name_key AND b.province_code = l.province_code
+      AND b.latitude IS NOT NULL
+    ORDER BY coalesce(b.population_rank, 2147483647), b.id LIMIT 1)
+  AND l.owner_employer_id IS NOT NULL AND l.latitude IS NULL;
