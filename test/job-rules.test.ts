@@ -9,12 +9,12 @@ import type { ReferenceData } from "../src/reference/repository";
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0) / 1000;
 
 const gazetteer = [
-  { id: 9, name: "Ontario", description: "Ontario", type: "Province", provinceCode: "ON", nameKey: "ontario", populationRank: null },
-  { id: 11, name: "Quebec", description: "Quebec", type: "Province", provinceCode: "QC", nameKey: "quebec", populationRank: null },
-  { id: 15, name: "Montréal", description: "Montréal, QC", type: "City", provinceCode: "QC", nameKey: "montreal", populationRank: 2 },
-  { id: 25, name: "Québec", description: "Québec, QC", type: "City", provinceCode: "QC", nameKey: "quebec", populationRank: 12 },
-  { id: 30, name: "Richmond", description: "Richmond, BC", type: "City", provinceCode: "BC", nameKey: "richmond", populationRank: 26 },
-  { id: 31, name: "Richmond", description: "Richmond, QC", type: "Town", provinceCode: "QC", nameKey: "richmond", populationRank: 400 },
+  { id: 9, name: "Ontario", description: "Ontario", type: "Province", provinceCode: "ON", nameKey: "ontario", populationRank: null, latitude: null, longitude: null },
+  { id: 11, name: "Quebec", description: "Quebec", type: "Province", provinceCode: "QC", nameKey: "quebec", populationRank: null, latitude: null, longitude: null },
+  { id: 15, name: "Montréal", description: "Montréal, QC", type: "City", provinceCode: "QC", nameKey: "montreal", populationRank: 2, latitude: null, longitude: null },
+  { id: 25, name: "Québec", description: "Québec, QC", type: "City", provinceCode: "QC", nameKey: "quebec", populationRank: 12, latitude: null, longitude: null },
+  { id: 30, name: "Richmond", description: "Richmond, BC", type: "City", provinceCode: "BC", nameKey: "richmond", populationRank: 26, latitude: null, longitude: null },
+  { id: 31, name: "Richmond", description: "Richmond, QC", type: "Town", provinceCode: "QC", nameKey: "richmond", populationRank: 400, latitude: null, longitude: null },
 ];
 
 const reference: ReferenceData = {
@@ -28,7 +28,7 @@ const reference: ReferenceData = {
   gazetteer,
 };
 
-const place = (id: number) => ({ kind: "known" as const, location: { id, name: "x", description: "x", type: "City" } });
+const place = (id: number) => ({ kind: "known" as const, location: { id, name: "x", description: "x", type: "City", latitude: null, longitude: null } });
 
 function created(patch: Parameters<typeof mergeJob>[1] = {}): JobState {
   return mergeJob(null, { categories: [{ id: 1 }], ...patch }, { now: NOW, places: [place(15)] }).job;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { API, problemOf, request } from "./support/api";
 
 type Paged<T> = { data: T[]; paging: { total: number; page: number; pages: number; pageSize: number; previous: string | null; next: string | null } };
-type Location = { id: number; name: string; description: string; type: string };
+type Location = { id: number; name: string; description: string; type: string; latitude: number | null; longitude: number | null };
 
 describe("reference lists (DESIGN 2)", () => {
   it.each([
@@ -57,8 +57,8 @@ describe("locations (DESIGN 2)", () => {
   });
 
   it("shortest name first, then the most populous", async () => {
-    const body = (await (await request("/locations?q=van")).json()) as Paged<Location>;
-    expect(body.data[0]).toEqual({ id: expect.any(Number), name: "Vancouver", description: "Vancouver, BC", type: "City" });
+    const body = (await (await request("/locations?q=vanc")).json()) as Paged<Location>;
+    expect(body.data[0]).toMatchObject({ name: "Vancouver", description: "Vancouver, BC", type: "City" });
     const lengths = body.data.map((l) => l.name.length);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
   });
@@ -98,10 +98,19 @@ describe("locations (DESIGN 2)", () => {
     expect(problem.errors?.map((e) => e.field)).toEqual([field]);
   });
 
-  it("GET /locations/{id} returns one location", async () => {
+  it("GET /locations/{id} returns one location; a province is placed at its capital (DESIGN 17)", async () => {
     const res = await request("/locations/1");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ id: 1, name: "Alberta", description: "Alberta", type: "Province" });
+    const [edmonton] = ((await (await request("/locations?q=edmonton")).json()) as Paged<Location>).data;
+    expect(edmonton.latitude).toEqual(expect.any(Number));
+    expect(await res.json()).toEqual({
+      id: 1,
+      name: "Alberta",
+      description: "Alberta",
+      type: "Province",
+      latitude: edmonton.latitude,
+      longitude: edmonton.longitude,
+    });
   });
 
   it("an unknown location id is a 404 problem", async () => {

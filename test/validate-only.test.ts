@@ -42,7 +42,14 @@ describe("validateOnly=true", () => {
       categories: [{ id: 1, name: expect.any(String) }],
     });
     expect(job.locations[0]).toMatchObject({ name: "Vancouver", description: "Vancouver, BC", type: "City" });
-    expect(job.locations[1]).toEqual({ id: null, name: "Preview Creek", description: "Preview Creek, BC", type: "City" });
+    expect(job.locations[1]).toEqual({
+      id: null,
+      name: "Preview Creek",
+      description: "Preview Creek, BC",
+      type: "City",
+      latitude: null,
+      longitude: null,
+    });
     expect(await footprint()).toEqual(before);
   });
 

@@ -8,14 +8,36 @@
 // counties and other lesser municipal statuses -> "Town").
 //
 // IDs are assigned by the generator: the 13 provinces and territories first, then
-// these municipalities in this file's order. To keep ids
-// stable, NEW PLACES MUST BE APPENDED AT THE END of MUNICIPALITIES, never
-// inserted, reordered or removed. (The initial list is ordered by 2021
-// population, descending.)
+// these municipalities in this file's order (ids 14–609, seeded by
+// drizzle/0001_reference_data.sql, already applied in production). This list is
+// FROZEN: never insert, reorder, remove or append here. Canada's other populated
+// places come from GeoNames (./places.mjs) into drizzle/0011_places_gazetteer.sql,
+// at ids from 1 000 001; a later addition gets a migration and an id range of its own.
+// (The list is ordered by 2021 population, descending.)
 
 // Provinces and territories live in src/locations/provinces.ts: the Worker parses them too.
 
-/** Municipalities (census subdivisions), 2021 Census population, descending. Append only. */
+/**
+ * A province or territory is placed at its capital (DESIGN 17): a point where people are, so a
+ * radius search near a province finds jobs (its centroid can be hundreds of km from anyone).
+ */
+export const PROVINCE_CAPITALS = {
+  AB: "Edmonton",
+  BC: "Victoria",
+  MB: "Winnipeg",
+  NB: "Fredericton",
+  NL: "St. John's",
+  NS: "Halifax",
+  NT: "Yellowknife",
+  NU: "Iqaluit",
+  ON: "Toronto",
+  PE: "Charlottetown",
+  QC: "Québec",
+  SK: "Regina",
+  YT: "Whitehorse",
+};
+
+/** Municipalities (census subdivisions), 2021 Census population, descending. Frozen: ids 14–609. */
 export const MUNICIPALITIES = [
   { name: "Toronto", province: "ON", type: "City", population: 2794356 },
   { name: "Montréal", province: "QC", type: "City", population: 1762949 },

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { int32 } from "../http/limits";
 import { JobSchema } from "../jobs/schemas";
-import { CategorySchema, LocationSchema } from "../reference/schemas";
+import { CategorySchema, LOCATION_EXAMPLE, LocationSchema } from "../reference/schemas";
 
 const { referenceId: _referenceId, applicationEmail: _applicationEmail, ...publicMembers } = JobSchema.shape;
 
@@ -45,7 +45,7 @@ export const BoardListSchema = z
           employer: { id: 7, name: "Acme Ltd." },
           publishDate: "2026-11-21T14:03:00Z",
           closeDate: "2027-01-20T14:03:00Z",
-          locations: [{ id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City" }],
+          locations: [LOCATION_EXAMPLE],
           categories: [{ id: 1, name: "Accounting" }],
           positionType: { id: 1, name: "Full Time" },
           salary: null,
@@ -79,7 +79,7 @@ export const BoardJobSchema = z
       employer: null,
       title: "Senior Accountant",
       publishDate: "2026-11-21T14:03:00Z",
-      locations: [{ id: 21, name: "Vancouver", description: "Vancouver, BC", type: "City" }],
+      locations: [LOCATION_EXAMPLE],
       confidential: true,
       status: "active",
       closeDate: "2027-01-20T14:03:00Z",

@@ -4,6 +4,7 @@ import {
   index,
   integer,
   primaryKey,
+  real,
   sqliteTable,
   text,
   uniqueIndex,
@@ -59,6 +60,11 @@ export const locations = sqliteTable(
     nameKey: text("name_key").notNull(),
     // 1 = most populous; null for places created from job requests (ranked last).
     populationRank: integer("population_rank"),
+    // DESIGN 17: the source's population where it has one (null otherwise); the rank decides ties.
+    population: integer("population"),
+    // DESIGN 17: WGS 84 degrees with the source's precision; null where no gazetteer entry matches.
+    latitude: real("latitude"),
+    longitude: real("longitude"),
     source: text("source", { enum: ["gazetteer", "employer"] }).notNull(),
     // DESIGN 3: a place created from a job request belongs to that employer (null: the seeded
     // gazetteer, public). Leading the unique index, it also bounds the owner's lookups and count.

@@ -85,8 +85,8 @@ async function resolveLocations(
         ? owned.find((place) => place.nameKey === resolution.nameKey)
         : owned.find((place) => place.nameKey === resolution.place.nameKey && place.provinceCode === resolution.place.provinceCode);
     if (match) {
-      const { id, name, description, type } = match;
-      return places.push({ kind: "known", location: { id, name, description, type } });
+      const { id, name, description, type, latitude, longitude } = match;
+      return places.push({ kind: "known", location: { id, name, description, type, latitude, longitude } });
     }
     if (resolution.kind === "create") return places.push(resolution);
     errors.push({ field, message: unknownCityMessage(resolution.name) });

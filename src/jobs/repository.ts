@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
 import type { JobEventType } from "./events";
+import { SET_OWNED_PLACE_COORDINATES } from "../locations/owned-place-coordinates";
 import type { NewPlace } from "../locations/resolve";
 import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
@@ -108,7 +109,8 @@ export async function writeBatch(db: Database, queries: SQL[], messages?: string
 
 /** The job's places in order; `id` is how each place's id is shown (the board hides some). */
 const locationsJsonOf = (id: SQL) => sql`(
-  SELECT json_group_array(json_object('id', ${id}, 'name', l.name, 'description', l.description, 'type', l.type) ORDER BY jl.position)
+  SELECT json_group_array(json_object('id', ${id}, 'name', l.name, 'description', l.description, 'type', l.type,
+    'latitude', l.latitude, 'longitude', l.longitude) ORDER BY jl.position)
   FROM job_locations jl JOIN locations l ON l.id = jl.location_id WHERE jl.job_id = j.id)`;
 const locationsJson = locationsJsonOf(sql`l.id`);
 
@@ -276,6 +278,9 @@ function upsertOwnedPlaces(employerId: number, places: JobPlace[]): SQL[] {
         SELECT ${place.name}, ${place.description}, 'City', ${place.provinceCode}, ${place.nameKey}, NULL, 'employer', ${employerId}
         WHERE (SELECT count(*) FROM locations WHERE owner_employer_id = ${employerId}) < ${MAX_OWNED_PLACES}
         ON CONFLICT DO NOTHING`,
+      // DESIGN 17: coordinates when the gazetteer has this name and province (this isolate's
+      // copy of the gazetteer may predate a migration that added it).
+      sql`${sql.raw(SET_OWNED_PLACE_COORDINATES)} AND ${ownedPlace(employerId, place)}`,
       guard(sql`EXISTS (SELECT 1 FROM locations l WHERE ${ownedPlace(employerId, place)})`, "place_limit"),
     ]);
 }
@@ -464,7 +469,7 @@ export type OwnedPlace = Location & { nameKey: string; provinceCode: string };
 /** The employer's own places with these names (a city named alone, or one it may have created). */
 export async function findOwnedPlaces(db: Database, employerId: number, nameKeys: string[]): Promise<OwnedPlace[]> {
   return all(db, sql`
-    SELECT id, name, description, type, name_key AS nameKey, province_code AS provinceCode FROM locations
+    SELECT id, name, description, type, latitude, longitude, name_key AS nameKey, province_code AS provinceCode FROM locations
     WHERE owner_employer_id = ${employerId} AND name_key IN (${sql.join(nameKeys.map((k) => sql`${k}`), sql`, `)})
     ORDER BY id`);
 }

@@ -51,7 +51,7 @@ export function previewRow(
   const routing = named(reference.applicantRoutingTypes, job.routingTypeId);
   const salary = flattenSalary(job.salary);
   const places = distinctPlaces(job.places).map((place) =>
-    place.kind === "known" ? place.location : { id: null, name: place.place.name, description: place.place.description, type: "City" },
+    place.kind === "known" ? place.location : { id: null, name: place.place.name, description: place.place.description, type: "City", latitude: null, longitude: null },
   );
   const categories = distinctIds(job.categoryIds).map((id) => ({ id, name: named(reference.categories, id)?.name ?? "" }));
   return {

@@ -172,7 +172,7 @@ export const JobPreviewSchema = z
       employer: { id: 7, name: "Acme Ltd." },
       title: "Senior Accountant",
       publishDate: "2026-11-21T14:03:00Z",
-      locations: [{ id: null, name: "Smallville", description: "Smallville, SK", type: "City" }],
+      locations: [{ id: null, name: "Smallville", description: "Smallville, SK", type: "City", latitude: null, longitude: null }],
       confidential: false,
       status: "active",
       closeDate: "2027-01-20T14:03:00Z",

@@ -63,7 +63,14 @@ function indexOf(gazetteer: GazetteerPlace[]): GazetteerIndex {
   return index;
 }
 
-const asLocation = ({ id, name, description, type }: GazetteerPlace): Location => ({ id, name, description, type });
+const asLocation = ({ id, name, description, type, latitude, longitude }: GazetteerPlace): Location => ({
+  id,
+  name,
+  description,
+  type,
+  latitude,
+  longitude,
+});
 
 function checkCityName(name: string): string | undefined {
   const length = codePoints(name);

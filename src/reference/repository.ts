@@ -38,6 +38,8 @@ export function loadReferenceData(db: Database): Promise<ReferenceData> {
           provinceCode: locations.provinceCode,
           nameKey: locations.nameKey,
           populationRank: locations.populationRank,
+          latitude: locations.latitude,
+          longitude: locations.longitude,
         })
         .from(locations)
         .where(eq(locations.source, "gazetteer"))
@@ -62,6 +64,8 @@ const locationColumns = {
   name: locations.name,
   description: locations.description,
   type: locations.type,
+  latitude: locations.latitude,
+  longitude: locations.longitude,
 };
 
 /** Prefix search on the accent-free name: shortest name first, then the most populous. */
