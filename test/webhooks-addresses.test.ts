@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { consumeWebhookBatch } from "../src/events/delivery";
 import worker from "../src/index";
 import { parseIPv6 } from "../src/webhooks/address";
 import { urlProblem } from "../src/webhooks/rules";
@@ -123,6 +124,8 @@ const ACCEPTED = [
   "https://mylocalhost.example/",
 ];
 
+afterEach(() => vi.restoreAllMocks());
+
 describe("webhook addresses (DESIGN 6b)", () => {
   it("refused: every address the IANA special-purpose registries list, IPv6 forms that embed an IPv4 address, and localhost: a 400 naming url", async () => {
     const employer = await createEmployer({ plan: "unlimited" });
@@ -202,5 +205,38 @@ describe("WEBHOOKS_ALLOW_INSECURE (local only, DESIGN 6b)", () => {
       expect(urlProblem(url.replace(/^http:/, "https:"), false), url).not.toBeNull();
     }
     for (const url of STILL_REFUSED) expect(urlProblem(url, true), url).not.toBeNull();
+  });
+});
+
+describe("checked again before each delivery (DESIGN 6b)", () => {
+  it("an endpoint whose stored url became refused gets no request: a failed attempt, recorded in the delivery log", async () => {
+    const employer = await createEmployer();
+    const created = await request("/webhooks", { method: "POST", apiKey: employer.apiKey, json: { url: "https://receiver.example/hooks" } });
+    const { id } = await created.json<any>();
+    // Stored before the rule knew this form (6to4 embedding 169.254.169.254).
+    await env.DB.prepare("UPDATE webhook_endpoints SET url = ? WHERE id = ?").bind("https://[2002:a9fe:a9fe::]/latest/meta-data", id).run();
+    const messageId = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+    const now = Date.now();
+    await env.DB.prepare(
+      "INSERT INTO webhook_messages (id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'webhook.test', ?, '{}', 'pending', 0, ?, ?)",
+    )
+      .bind(messageId, employer.employerId, id, now, now, now)
+      .run();
+    const fetched = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 200 }));
+    const outcomes: string[] = [];
+    const batch = {
+      queue: "job-posting-webhooks",
+      messages: [{ id: messageId, body: { id: messageId }, timestamp: new Date(), attempts: 1, ack: () => void outcomes.push("ack"), retry: () => void outcomes.push("retry") }],
+      ackAll: () => {},
+      retryAll: () => {},
+    } as unknown as MessageBatch<{ id: string }>;
+    await consumeWebhookBatch(batch, env);
+    expect(fetched).not.toHaveBeenCalled();
+    expect(outcomes).toEqual(["retry"]);
+    vi.restoreAllMocks();
+    const log = await (await request(`/webhooks/${id}/deliveries`, { apiKey: employer.apiKey })).json<any>();
+    expect(log.data).toEqual([expect.objectContaining({ id: messageId, attempts: 1, lastStatusCode: null, status: "pending" })]);
+    const failing = await env.DB.prepare("SELECT failing_since AS failingSince FROM webhook_endpoints WHERE id = ?").bind(id).first<{ failingSince: number | null }>();
+    expect(failing!.failingSince).not.toBeNull();
   });
 });
