@@ -41,6 +41,8 @@ const REFUSED: [string, string][] = [
   ["127.0.0.0/8 Loopback, one number", "https://2130706433/"],
   ["127.0.0.0/8 Loopback, hex", "https://0x7f.1/"],
   ["127.0.0.0/8 Loopback, octal", "https://0177.0.0.1/"],
+  ["127.0.0.0/8 Loopback, one hex number", "https://0x7f000001/"],
+  ["127.0.0.0/8 Loopback, fullwidth digits", "https://１２７.0.0.1/"],
   ["169.254.0.0/16 Link Local", "https://169.254.169.254/latest/meta-data"],
   ["172.16.0.0/12 Private-Use", "https://172.16.0.1/"],
   ["172.16.0.0/12 Private-Use", "https://172.31.255.255/"],
@@ -102,6 +104,8 @@ const REFUSED: [string, string][] = [
   ["a subdomain of localhost", "https://foo.localhost/"],
   ["a subdomain of localhost with a trailing dot", "https://foo.localhost./"],
   ["a subdomain of localhost in mixed case", "https://Foo.LocalHost./"],
+  ["localhost percent-encoded", "https://%6c%6fcalhost%2e/"],
+  ["localhost in fullwidth letters", "https://ｌｏｃａｌｈｏｓｔ/"],
 ];
 
 const ACCEPTED = [
