@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createEmployer, problemOf, request, type TestEmployer } from "./support/api";
+import worker from "../src/index";
+import { API, createEmployer, problemOf, request, type TestEmployer } from "./support/api";
 
 // DESIGN 13 and 13a: the endpoint management API.
 
@@ -64,37 +65,18 @@ describe("webhook endpoints (DESIGN 13)", () => {
     expect((await problemOf(refused[0])).type).toBe("/problems/endpoint-limit");
   });
 
-  it("URL rules against SSRF: every forbidden form is a 400 naming url", async () => {
+  it("URL rules: https only, no credentials, at most 2 000 characters, absolute: a 400 naming url (addresses: webhooks-addresses.test.ts)", async () => {
     const employer = await createEmployer();
     const forbidden = [
       "http://receiver.example/hooks",
       "https://user:pass@receiver.example/hooks",
       `https://receiver.example/${"x".repeat(2000)}`,
-      "https://localhost/hooks",
-      "https://api.localhost/hooks",
-      "https://127.0.0.1/hooks",
-      "https://2130706433/hooks",
-      "https://0x7f.1/hooks",
-      "https://0177.0.0.1/hooks",
-      "https://10.1.2.3/hooks",
-      "https://172.16.0.1/hooks",
-      "https://192.168.1.1/hooks",
-      "https://169.254.169.254/latest/meta-data",
-      "https://100.64.0.1/hooks",
-      "https://0.0.0.0/hooks",
-      "https://[::1]/hooks",
-      "https://[fd00::1]/hooks",
-      "https://[fe80::1]/hooks",
-      "https://[::ffff:127.0.0.1]/hooks",
-      "https://[::ffff:10.0.0.1]/hooks",
       "ftp://receiver.example/hooks",
       "receiver.example/hooks",
       "javascript:alert(1)",
     ];
-    // Local development allows http:// and loopback; this checks the production rule.
+    // Local development allows http://; this checks the production rule.
     const strict = { ...env, WEBHOOKS_ALLOW_INSECURE: undefined };
-    const { default: worker } = await import("../src/index");
-    const { API } = await import("./support/api");
     for (const url of forbidden) {
       const res = await worker.fetch(
         new Request(`${API}/webhooks`, { method: "POST", headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" }, body: JSON.stringify({ url }) }),
@@ -104,17 +86,5 @@ describe("webhook endpoints (DESIGN 13)", () => {
       expect(res.status, url).toBe(400);
       expect((await problemOf(res)).errors!.map((e) => e.field), url).toEqual(["url"]);
     }
-    const allowed = await worker.fetch(
-      new Request(`${API}/webhooks`, { method: "POST", headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" }, body: JSON.stringify({ url: "https://8.8.8.8/ok" }) }),
-      strict,
-      {} as ExecutionContext,
-    );
-    expect(allowed.status).toBe(201);
-  });
-
-  it("WEBHOOKS_ALLOW_INSECURE (local development only) allows http:// and loopback receivers", async () => {
-    expect(env.WEBHOOKS_ALLOW_INSECURE).toBe("true");
-    const employer = await createEmployer();
-    for (const url of ["http://127.0.0.1:9999/hooks", "http://localhost:9999/hooks"]) expect((await create(employer, { url })).status, url).toBe(201);
   });
 });

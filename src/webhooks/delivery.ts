@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { renderPayload } from "../events/payload";
 import type { MessageRow } from "../events/repository";
 import { findEndpointById, recordEndpointOutcome } from "./repository";
-import { ATTEMPT_TIMEOUT_MS } from "./rules";
+import { allowsInsecureWebhooks, ATTEMPT_TIMEOUT_MS, urlProblem } from "./rules";
 import { decryptSecret } from "./secrets";
 import { webhookHeaders } from "./signing";
 
@@ -12,11 +12,17 @@ export type AttemptOutcome = { skipped: true } | { skipped: false; delivered: bo
 /**
  * One attempt to deliver a message to its endpoint (DESIGN 13): signed by the endpoint's
  * secret (and the previous one during a rotation), POSTed with a 10-second limit, redirects not
- * followed; any 2xx is a delivery. A deleted or disabled endpoint is skipped.
+ * followed; any 2xx is a delivery. A deleted or disabled endpoint is skipped. An address the
+ * rules now refuse (DESIGN 6b) gets no request: a failed attempt.
  */
 export async function attemptDelivery(env: Env, db: Database, message: MessageRow, now = Date.now()): Promise<AttemptOutcome> {
   const endpoint = await findEndpointById(db, message.endpointId);
   if (!endpoint || !endpoint.enabled) return { skipped: true };
+  // Checked again here: the stored address may predate a rule that refuses it.
+  if (urlProblem(endpoint.url, allowsInsecureWebhooks(env))) {
+    await recordEndpointOutcome(db, endpoint.id, false, now);
+    return { skipped: false, delivered: false, statusCode: null };
+  }
   const secrets = [await decryptSecret(endpoint.secret, env.WEBHOOK_ENCRYPTION_KEY)];
   if (endpoint.previousSecret && (endpoint.previousSecretUntil ?? 0) > now) {
     secrets.push(await decryptSecret(endpoint.previousSecret, env.WEBHOOK_ENCRYPTION_KEY));

@@ -13,7 +13,7 @@ import {
   updateEndpoint,
   type EndpointRow,
 } from "./repository";
-import { MAX_ENDPOINTS, ROTATION_OVERLAP_MS, urlProblem } from "./rules";
+import { allowsInsecureWebhooks, MAX_ENDPOINTS, ROTATION_OVERLAP_MS, urlProblem } from "./rules";
 import type { EndpointInputSchema, EndpointUpdateSchema } from "./schemas";
 import { encryptSecret, newSigningSecret } from "./secrets";
 import type { z } from "@hono/zod-openapi";
@@ -41,7 +41,7 @@ export function toEndpoint(row: EndpointRow) {
 }
 
 function checkUrl(env: Env, url: string): void {
-  const problem = urlProblem(url, env.WEBHOOKS_ALLOW_INSECURE === "true");
+  const problem = urlProblem(url, allowsInsecureWebhooks(env));
   if (problem) throw new ValidationError([{ field: "url", message: problem }]);
 }
 
