@@ -10,6 +10,8 @@ import { countingD1 } from "./support/count-d1";
 import { type SeedJobOverrides, seedJobs } from "./support/seed-jobs";
 
 const CRON = "0 * * * *";
+/** An R2 binding whose deletes fail: the résumé purge's stage fails, nothing else uses it. */
+const refusingR2 = { delete: async () => Promise.reject(new Error("R2 refused the delete")) } as unknown as R2Bucket;
 const MINUTE = 60;
 const DAY = 24 * 60 * MINUTE;
 const WEEK = 7 * DAY;
@@ -247,7 +249,7 @@ describe("set-based statements", () => {
     // applications' upkeep: the retention delete, the résumé and the email-copy reads.
     expect(counter.count()).toBe(6);
     const line = JSON.parse(String(log.mock.calls.at(-1)?.[0]));
-    expect(line.rules).toEqual([
+    expect(line.stages.rules.rules).toEqual([
       { rule: "expiry", changed: half },
       { rule: "auto-refresh", changed: half },
       { rule: "idempotency-keys", changed: 0 },
@@ -262,7 +264,7 @@ describe("set-based statements", () => {
 });
 
 describe("log: one structured JSON line per run", () => {
-  it("success: event, cron, scheduledTime, each rule's changed count and durationMs on console.log", async () => {
+  it("success: event, cron, scheduledTime, each stage's outcome with its counts (each rule's changed count) and durationMs on console.log", async () => {
     const employerId = await unlimited();
     await refreshable(employerId);
     await refreshable(employerId);
@@ -278,19 +280,27 @@ describe("log: one structured JSON line per run", () => {
         cron: CRON,
         scheduledTime: "2026-12-01T12:00:00.000Z",
         outcome: "ok",
-        rules: [
-          { rule: "expiry", changed: 3 },
-          { rule: "auto-refresh", changed: 2 },
-          { rule: "idempotency-keys", changed: 0 },
-        ],
-        webhooks: { requeued: 0, enqueued: 0 },
-        applications: { expired: 0, resumesDeleted: 0, copiesRequeued: 0 },
+        stages: {
+          rules: {
+            outcome: "ok",
+            rules: [
+              { rule: "expiry", changed: 3 },
+              { rule: "auto-refresh", changed: 2 },
+              { rule: "idempotency-keys", changed: 0 },
+            ],
+          },
+          enqueue: { outcome: "ok", enqueued: 0 },
+          webhooks: { outcome: "ok", requeued: 0 },
+          retention: { outcome: "ok", expired: 0 },
+          resumes: { outcome: "ok", deleted: 0 },
+          emailCopies: { outcome: "ok", requeued: 0 },
+        },
         durationMs: expect.any(Number),
       },
     ]);
   });
 
-  it("failure: the batch rolls back, an error line goes to console.error and the invocation fails", async () => {
+  it("failure: the rules' batch rolls back, the stages after it still run, an error line records each stage's outcome and the invocation fails", async () => {
     const closed = await refreshable(await unlimited(), { closeDate: NOW - 1 });
     await refreshable(await unlimited());
     // A real failure inside D1: the refresh statement aborts after expiry already ran.
@@ -312,8 +322,78 @@ describe("log: one structured JSON line per run", () => {
       cron: CRON,
       scheduledTime: "2026-12-01T12:00:00.000Z",
       outcome: "error",
-      error: expect.stringContaining("refresh refused"),
+      stages: {
+        rules: { outcome: "error", error: expect.stringContaining("refresh refused") },
+        enqueue: { outcome: "ok", enqueued: 0 },
+        webhooks: { outcome: "ok" },
+        retention: { outcome: "ok" },
+        resumes: { outcome: "ok" },
+        emailCopies: { outcome: "ok" },
+      },
       durationMs: expect.any(Number),
     });
+  });
+
+  it("a failing stage never skips the others: the résumé purge fails (R2 refuses), the rules, the retention and the email-copy sweep after it still run; the invocation fails once all ran", async () => {
+    const { employerId } = await createEmployer();
+    const [closed] = await seedJobs(env.DB, employerId, 1, { publishDate: NOW - DAY, closeDate: NOW - 1 });
+    const [open] = await seedJobs(env.DB, employerId, 1, { publishDate: NOW - DAY, closeDate: NOW + DAY });
+    const received = NOW * 1000 - 10 * 60_000;
+    // An application whose emailed copy is due (the sweep's work) and one past the retention.
+    await env.DB.prepare(
+      `INSERT INTO applications (job_id, employer_id, name, email, received_at, email_status) VALUES
+        (?1, ?2, 'Due copy', 'due@example.com', ?3, 'pending'), (?1, ?2, 'Expired', 'old@example.com', ?4, 'sent')`,
+    )
+      .bind(open, employerId, received, received - 181 * DAY * 1000)
+      .run();
+    const pendingKey = `resumes/stage-test-${open}`;
+    await env.DB.prepare("INSERT INTO resume_deletions (key) VALUES (?)").bind(pendingKey).run();
+    const copies: number[] = [];
+    const emailQueue = { sendBatch: async (batch: { body: { applicationId: number } }[]) => void copies.push(...batch.map((m) => m.body.applicationId)) };
+    const error = vi.spyOn(console, "error");
+
+    await expect(viaHandler(NOW, { ...env, RESUMES: refusingR2, EMAIL_QUEUE: emailQueue as unknown as Queue })).rejects.toThrow(/R2 refused the delete/);
+
+    expect(await jobRow(closed)).toMatchObject({ status: "archived" });
+    const names = (await env.DB.prepare("SELECT name FROM applications WHERE job_id = ?").bind(open).all<{ name: string }>()).results;
+    expect(names.map((row) => row.name)).toEqual(["Due copy"]);
+    expect(copies).toHaveLength(1);
+    expect(await env.DB.prepare("SELECT key FROM resume_deletions WHERE key = ?").bind(pendingKey).first()).toEqual({ key: pendingKey });
+    const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
+    expect(line).toMatchObject({
+      outcome: "error",
+      stages: {
+        rules: { outcome: "ok", rules: [{ rule: "expiry", changed: 1 }, { rule: "auto-refresh", changed: 0 }, { rule: "idempotency-keys", changed: 0 }] },
+        enqueue: { outcome: "ok" },
+        webhooks: { outcome: "ok", requeued: expect.any(Number) },
+        retention: { outcome: "ok", expired: 1 },
+        resumes: { outcome: "error", error: "R2 refused the delete" },
+        emailCopies: { outcome: "ok", requeued: 1 },
+      },
+    });
+    await env.DB.prepare("DELETE FROM resume_deletions WHERE key = ?").bind(pendingKey).run();
+  });
+
+  it("several failing stages: all of them are logged and the invocation fails with every error", async () => {
+    const refusingQueue = { sendBatch: async () => Promise.reject(new Error("queue refused")) } as unknown as Queue;
+    await env.DB.prepare("INSERT INTO resume_deletions (key) VALUES ('resumes/stage-test-several')").run();
+    const { employerId } = await createEmployer();
+    const [job] = await seedJobs(env.DB, employerId, 1, { publishDate: NOW - DAY, closeDate: NOW + DAY });
+    await env.DB.prepare("INSERT INTO applications (job_id, employer_id, name, email, received_at, email_status) VALUES (?, ?, 'Due', 'due@example.com', ?, 'pending')")
+      .bind(job, employerId, NOW * 1000 - 10 * 60_000)
+      .run();
+    const error = vi.spyOn(console, "error");
+
+    const failure = await viaHandler(NOW, { ...env, RESUMES: refusingR2, EMAIL_QUEUE: refusingQueue }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(failure).toBeInstanceOf(AggregateError);
+    expect((failure as AggregateError).errors.map((e: Error) => e.message)).toEqual(["R2 refused the delete", "queue refused"]);
+    expect((failure as Error).message).toMatch(/resumes: R2 refused the delete; emailCopies: queue refused/);
+    const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
+    expect(line.stages).toMatchObject({ rules: { outcome: "ok" }, resumes: { outcome: "error" }, emailCopies: { outcome: "error", error: "queue refused" } });
+    await env.DB.prepare("DELETE FROM resume_deletions WHERE key = 'resumes/stage-test-several'").run();
   });
 });

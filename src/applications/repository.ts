@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
+import { inList } from "../db/lists";
 import { messageIdsOf, outboxInsert } from "../events/outbox";
 import { applications, resumeDeletions } from "./tables";
 
@@ -77,5 +78,5 @@ export async function pendingResumeDeletions(db: Database, limit: number): Promi
 }
 
 export async function forgetResumeDeletions(db: Database, keys: string[]): Promise<void> {
-  if (keys.length) await db.delete(resumeDeletions).where(inArray(resumeDeletions.key, keys));
+  if (keys.length) await db.delete(resumeDeletions).where(inList(resumeDeletions.key, keys));
 }

@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { inList } from "../db/lists";
 import { webhookMessages } from "./tables";
 
 export type MessageRow = typeof webhookMessages.$inferSelect;
@@ -8,10 +9,9 @@ export async function findMessage(db: Database, id: string): Promise<MessageRow 
   return db.select().from(webhookMessages).where(eq(webhookMessages.id, id)).get();
 }
 
+/** One statement whatever the number of ids. */
 export async function markEnqueued(db: Database, ids: string[], now: number): Promise<void> {
-  for (let i = 0; i < ids.length; i += 90) {
-    await db.update(webhookMessages).set({ enqueuedAt: now }).where(inArray(webhookMessages.id, ids.slice(i, i + 90)));
-  }
+  if (ids.length) await db.update(webhookMessages).set({ enqueuedAt: now }).where(inList(webhookMessages.id, ids));
 }
 
 /** The outcome of one attempt: delivered, failed for good, or due again at `nextAttemptAt`. */

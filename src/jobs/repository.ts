@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
+import { inList, jsonRows } from "../db/lists";
 import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
 import type { JobEventType } from "./events";
 import { SET_OWNED_PLACE_COORDINATES } from "../locations/owned-place-coordinates";
-import type { NewPlace } from "../locations/resolve";
 import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
 import { distinctIds, distinctPlaces, flattenSalary } from "./rules";
@@ -207,7 +207,7 @@ export async function findJob(db: Database, employerId: number, key: JobKey): Pr
 /** The employer's jobs with these referenceIds: one statement, two bound values, whatever the count. */
 function selectJobsByReference(employerId: number, referenceIds: string[]): SQL {
   return sql`SELECT ${selectedColumns} ${JOB_FROM}
-    WHERE j.employer_id = ${employerId} AND j.reference_id IN (SELECT value FROM json_each(${JSON.stringify(referenceIds)}))`;
+    WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)}`;
 }
 
 export async function findJobsByReference(db: Database, employerId: number, referenceIds: string[]): Promise<JobRow[]> {
@@ -218,7 +218,7 @@ export async function findJobsByReference(db: Database, employerId: number, refe
 export function jobSnapshotsByReference(employerId: number, referenceIds: string[]): SQL {
   const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
   return sql`(SELECT json_group_array(json_object(${sql.join(members, sql`, `)})) ${JOB_FROM}
-    WHERE j.employer_id = ${employerId} AND j.reference_id IN (SELECT value FROM json_each(${JSON.stringify(referenceIds)})))`;
+    WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)})`;
 }
 
 /** Runs the statements of many job writes in one atomic batch, then reads those jobs back. */
@@ -262,45 +262,65 @@ const sqlValue = (value: unknown) => (typeof value === "boolean" ? Number(value)
 /** DESIGN 3: at most this many places of an employer's own. */
 export const MAX_OWNED_PLACES = 1_000;
 
-const ownedPlace = (employerId: number, place: NewPlace) =>
-  sql`l.owner_employer_id = ${employerId} AND l.name_key = ${place.nameKey} AND l.province_code = ${place.provinceCode} AND l.type = 'City'`;
+// A job's places and categories are written set-based, one statement per list whatever its
+// length (each list one JSON parameter): a batch of 100 jobs stays within D1's 1 000 queries
+// per invocation (DESIGN 6b, 9, 12).
+
+/** The employer's own place `l` named by `p` (a json_each row with nameKey and provinceCode). */
+const ownedPlace = (employerId: number, p: SQL) =>
+  sql`l.owner_employer_id = ${employerId} AND l.name_key = json_extract(${p}.value, '$.nameKey')
+    AND l.province_code = json_extract(${p}.value, '$.provinceCode') AND l.type = 'City'`;
 
 /**
- * Places of the employer's own that do not exist yet: created while it has fewer than the
- * limit, then a guard stops the batch if one is still missing (the limit was reached).
+ * Places of the employer's own that do not exist yet: created, the first ones first, as far
+ * as its limit allows; then a guard stops the batch if one is still missing (the limit was
+ * reached).
  */
 function upsertOwnedPlaces(employerId: number, places: JobPlace[]): SQL[] {
-  return distinctPlaces(places)
-    .filter((p): p is { kind: "create"; place: NewPlace } => p.kind === "create")
-    .flatMap(({ place }) => [
-      sql`
-        INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source, owner_employer_id)
-        SELECT ${place.name}, ${place.description}, 'City', ${place.provinceCode}, ${place.nameKey}, NULL, 'employer', ${employerId}
-        WHERE (SELECT count(*) FROM locations WHERE owner_employer_id = ${employerId}) < ${MAX_OWNED_PLACES}
-        ON CONFLICT DO NOTHING`,
-      // DESIGN 17: coordinates when the gazetteer has this name and province (this isolate's
-      // copy of the gazetteer may predate a migration that added it).
-      sql`${sql.raw(SET_OWNED_PLACE_COORDINATES)} AND ${ownedPlace(employerId, place)}`,
-      guard(sql`EXISTS (SELECT 1 FROM locations l WHERE ${ownedPlace(employerId, place)})`, "place_limit"),
-    ]);
+  const created = distinctPlaces(places).flatMap((p) => (p.kind === "create" ? [p.place] : []));
+  if (created.length === 0) return [];
+  const rows = jsonRows(created.map(({ name, description, provinceCode, nameKey }) => ({ name, description, provinceCode, nameKey })));
+  const missing = sql`NOT EXISTS (SELECT 1 FROM locations l WHERE ${ownedPlace(employerId, sql`p`)})`;
+  return [
+    sql`
+      INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source, owner_employer_id)
+      SELECT json_extract(p.value, '$.name'), json_extract(p.value, '$.description'), 'City', json_extract(p.value, '$.provinceCode'),
+        json_extract(p.value, '$.nameKey'), NULL, 'employer', ${employerId}
+      FROM ${rows} p WHERE ${missing}
+      ORDER BY p.key
+      LIMIT max(0, ${MAX_OWNED_PLACES} - (SELECT count(*) FROM locations WHERE owner_employer_id = ${employerId}))
+      ON CONFLICT DO NOTHING`,
+    // DESIGN 17: coordinates when the gazetteer has this name and province (this isolate's
+    // copy of the gazetteer may predate a migration that added it).
+    sql`${sql.raw(SET_OWNED_PLACE_COORDINATES)} AND EXISTS (SELECT 1 FROM ${rows} p WHERE ${ownedPlace(employerId, sql`p`)})`,
+    guard(sql`NOT EXISTS (SELECT 1 FROM ${rows} p WHERE ${missing})`, "place_limit"),
+  ];
 }
 
 /** Link rows are written only if the job exists and is the employer's, whatever happened since the read. */
 function linkStatements(employerId: number, key: JobKey, job: JobState) {
   const jobId = jobIdOf(employerId, key);
-  const places = distinctPlaces(job.places).map((place, position) => {
-    const location = place.kind === "known" ? sql`l.id = ${place.location.id}` : ownedPlace(employerId, place.place);
-    return sql`
+  // A place known by its id, or one of the employer's own by its name and province.
+  const places = distinctPlaces(job.places).map((place) => (place.kind === "known" ? { id: place.location.id } : place.place));
+  const categoryIds = distinctIds(job.categoryIds);
+  const ofJob = sql`j.id = ${jobId} AND j.employer_id = ${employerId}`;
+  return {
+    places: places.length
+      ? [
+          sql`
       INSERT INTO job_locations (job_id, location_id, position)
-      SELECT j.id, l.id, ${position} FROM jobs j, locations l
-      WHERE j.id = ${jobId} AND j.employer_id = ${employerId} AND ${location}`;
-  });
-  const categories = distinctIds(job.categoryIds).map((categoryId, position) =>
-    sql`
+      SELECT j.id, loc.id, p.key FROM jobs j, ${jsonRows(places)} p, locations loc
+      WHERE ${ofJob} AND loc.id = coalesce(json_extract(p.value, '$.id'), (SELECT l.id FROM locations l WHERE ${ownedPlace(employerId, sql`p`)}))`,
+        ]
+      : [],
+    categories: categoryIds.length
+      ? [
+          sql`
       INSERT INTO job_categories (job_id, category_id, position)
-      SELECT j.id, ${categoryId}, ${position} FROM jobs j WHERE j.id = ${jobId} AND j.employer_id = ${employerId}`,
-  );
-  return { places, categories };
+      SELECT j.id, c.value, c.key FROM jobs j, ${jsonRows(categoryIds)} c WHERE ${ofJob}`,
+        ]
+      : [],
+  };
 }
 
 /** A referenceId this employer already uses: the unique index decided, not a prior read. */
@@ -415,7 +435,7 @@ export function deleteStatements(employerId: number, id: number, expectedRevisio
  */
 export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], messages?: string[]): Promise<boolean> {
   const matching = etags
-    ? sql`AND ('"' || id || '.' || revision || '"') IN (${sql.join(etags.map((tag) => sql`${tag}`), sql`, `)})`
+    ? sql`AND ${inList(sql`('"' || id || '.' || revision || '"')`, etags)}`
     : sql``;
   const which = sql`id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} ${matching}`;
   const results = await writeBatch(
@@ -470,7 +490,7 @@ export type OwnedPlace = Location & { nameKey: string; provinceCode: string };
 export async function findOwnedPlaces(db: Database, employerId: number, nameKeys: string[]): Promise<OwnedPlace[]> {
   return all(db, sql`
     SELECT id, name, description, type, latitude, longitude, name_key AS nameKey, province_code AS provinceCode FROM locations
-    WHERE owner_employer_id = ${employerId} AND name_key IN (${sql.join(nameKeys.map((k) => sql`${k}`), sql`, `)})
+    WHERE owner_employer_id = ${employerId} AND ${inList(sql`name_key`, nameKeys)}
     ORDER BY id`);
 }
 

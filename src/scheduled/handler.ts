@@ -1,12 +1,15 @@
 import type { Env } from "../env";
-import { maintainApplications } from "../applications/retention";
+import { expireApplications, purgeDeletedResumes } from "../applications/retention";
+import { sweepEmailCopies } from "../email/delivery";
 import { enqueueMessages, maintainWebhooks } from "../events/delivery";
 import { runScheduledJobs } from "./runner";
+import { failureOf, runStages } from "./stages";
 
 /**
- * Runs the scheduled rules for one Cron Trigger invocation and writes one JSON log line
- * (visible in `wrangler tail` and Workers Logs). A failure is logged, then rethrown so that
- * Cloudflare records the invocation as failed.
+ * Runs the scheduled work for one Cron Trigger invocation, stage by stage, and writes one JSON
+ * log line (visible in `wrangler tail` and Workers Logs) with each stage's outcome. A failed
+ * stage does not stop the ones after it; once all ran, the invocation fails (rethrows) if any
+ * failed, so that Cloudflare records it as failed.
  */
 export async function handleScheduled(
   controller: Pick<ScheduledController, "cron" | "scheduledTime">,
@@ -14,17 +17,35 @@ export async function handleScheduled(
 ): Promise<void> {
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
-  const line = { event: "scheduled", cron: controller.cron, scheduledTime: now.toISOString() };
-  try {
-    const messages: string[] = [];
-    const rules = await runScheduledJobs(env, now, messages);
-    await enqueueMessages(env, messages);
-    const webhooks = { ...(await maintainWebhooks(env, now.getTime())), enqueued: messages.length };
-    const applications = await maintainApplications(env, now.getTime());
-    console.log(JSON.stringify({ ...line, outcome: "ok", rules, webhooks, applications, durationMs: Date.now() - started }));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(JSON.stringify({ ...line, outcome: "error", error: message, durationMs: Date.now() - started }));
-    throw error;
+  const messages: string[] = [];
+  const run = await runStages([
+    ["rules", async () => ({ rules: await runScheduledJobs(env, now, messages) })],
+    // The rules' events: none when the rules failed (their batch stored nothing).
+    [
+      "enqueue",
+      async () => {
+        await enqueueMessages(env, messages);
+        return { enqueued: messages.length };
+      },
+    ],
+    ["webhooks", () => maintainWebhooks(env, now.getTime())],
+    // Before the purge, so that the résumés of applications expired now go in the same run.
+    ["retention", () => expireApplications(env, now.getTime())],
+    ["resumes", async () => ({ deleted: await purgeDeletedResumes(env) })],
+    ["emailCopies", async () => ({ requeued: await sweepEmailCopies(env, now.getTime()) })],
+  ]);
+  const line = {
+    event: "scheduled",
+    cron: controller.cron,
+    scheduledTime: now.toISOString(),
+    outcome: run.errors.length ? "error" : "ok",
+    stages: run.stages,
+    durationMs: Date.now() - started,
+  };
+  if (run.errors.length === 0) {
+    console.log(JSON.stringify(line));
+    return;
   }
+  console.error(JSON.stringify(line));
+  throw failureOf(run);
 }

@@ -1,10 +1,12 @@
 /**
  * Wraps a D1 binding and counts round trips to the database: each statement execution
  * (`run`, `all`, `first`, `raw`), each `batch` (one, however many statements) and each `exec`,
- * on the binding itself or on any session opened from it with `withSession`.
+ * on the binding itself or on any session opened from it with `withSession`. `statements()`
+ * counts queries as D1's per-invocation limit does: every statement of a batch is one.
  */
-export function countingD1(db: D1Database): { db: D1Database; count: () => number; reset: () => void } {
+export function countingD1(db: D1Database): { db: D1Database; count: () => number; statements: () => number; reset: () => void } {
   let trips = 0;
+  let statements = 0;
   const rawOf = new WeakMap<object, D1PreparedStatement>();
 
   const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement => {
@@ -16,6 +18,7 @@ export function countingD1(db: D1Database): { db: D1Database; count: () => numbe
         if (prop === "run" || prop === "all" || prop === "first" || prop === "raw") {
           return (...args: unknown[]) => {
             trips++;
+            statements++;
             return value.apply(target, args);
           };
         }
@@ -36,14 +39,16 @@ export function countingD1(db: D1Database): { db: D1Database; count: () => numbe
           return (constraint?: string) => wrap((target as D1Database).withSession(constraint));
         }
         if (prop === "batch") {
-          return (statements: D1PreparedStatement[]) => {
+          return (batch: D1PreparedStatement[]) => {
             trips++;
-            return target.batch(statements.map((s) => rawOf.get(s) ?? s));
+            statements += batch.length;
+            return target.batch(batch.map((s) => rawOf.get(s) ?? s));
           };
         }
         if (prop === "exec") {
           return (query: string) => {
             trips++;
+            statements++;
             return (target as D1Database).exec(query);
           };
         }
@@ -51,5 +56,13 @@ export function countingD1(db: D1Database): { db: D1Database; count: () => numbe
       },
     });
 
-  return { db: wrap(db), count: () => trips, reset: () => (trips = 0) };
+  return {
+    db: wrap(db),
+    count: () => trips,
+    statements: () => statements,
+    reset: () => {
+      trips = 0;
+      statements = 0;
+    },
+  };
 }
