@@ -3,7 +3,7 @@ import { toStatement, type Database } from "../db/client";
 import { inList, jsonRows } from "../db/lists";
 import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
 import type { JobEventType } from "./events";
-import { SET_OWNED_PLACE_COORDINATES } from "../locations/owned-place-coordinates";
+import { gazetteerMatchId } from "../locations/owned-place-coordinates";
 import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
 import { distinctIds, distinctPlaces, flattenSalary } from "./rules";
@@ -283,16 +283,16 @@ function upsertOwnedPlaces(employerId: number, places: JobPlace[]): SQL[] {
   const missing = sql`NOT EXISTS (SELECT 1 FROM locations l WHERE ${ownedPlace(employerId, sql`p`)})`;
   return [
     sql`
-      INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source, owner_employer_id)
+      INSERT INTO locations (name, description, type, province_code, name_key, population_rank, source, owner_employer_id, latitude, longitude)
       SELECT json_extract(p.value, '$.name'), json_extract(p.value, '$.description'), 'City', json_extract(p.value, '$.provinceCode'),
-        json_extract(p.value, '$.nameKey'), NULL, 'employer', ${employerId}
-      FROM ${rows} p WHERE ${missing}
+        json_extract(p.value, '$.nameKey'), NULL, 'employer', ${employerId}, g.latitude, g.longitude
+      -- DESIGN 17: coordinates when the gazetteer has this name and province (this isolate's
+      -- copy of the gazetteer may predate a migration that added it).
+      FROM ${rows} p LEFT JOIN locations g ON g.id = ${sql.raw(gazetteerMatchId("json_extract(p.value, '$.nameKey')", "json_extract(p.value, '$.provinceCode')"))}
+      WHERE ${missing}
       ORDER BY p.key
       LIMIT max(0, ${MAX_OWNED_PLACES} - (SELECT count(*) FROM locations WHERE owner_employer_id = ${employerId}))
       ON CONFLICT DO NOTHING`,
-    // DESIGN 17: coordinates when the gazetteer has this name and province (this isolate's
-    // copy of the gazetteer may predate a migration that added it).
-    sql`${sql.raw(SET_OWNED_PLACE_COORDINATES)} AND EXISTS (SELECT 1 FROM ${rows} p WHERE ${ownedPlace(employerId, sql`p`)})`,
     guard(sql`NOT EXISTS (SELECT 1 FROM ${rows} p WHERE ${missing})`, "place_limit"),
   ];
 }
