@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
+import { jsonObject } from "../db/json";
 import { inList, jsonRows } from "../db/lists";
 import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
 import type { JobEventType } from "./events";
@@ -148,6 +149,9 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
   ["revision", sql`j.revision`],
 ];
 
+/** The job's JobRow as one JSON object, for snapshots stored in a write batch. */
+const jobObject = jsonObject(JOB_COLUMNS);
+
 export const JOB_FROM = sql`
     FROM jobs j
     JOIN employers e ON e.id = j.employer_id
@@ -182,8 +186,7 @@ function selectJob(employerId: number, key: JobKey): SQL {
  * parseJobSnapshot of it is a JobRow, so the one representation (toJob) renders it later.
  */
 export function jobSnapshot(employerId: number, key: JobKey): SQL {
-  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
-  return sql`(SELECT json_object(${sql.join(members, sql`, `)}) ${JOB_FROM}
+  return sql`(SELECT ${jobObject} ${JOB_FROM}
     WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId})`;
 }
 
@@ -216,8 +219,7 @@ export async function findJobsByReference(db: Database, employerId: number, refe
 
 /** Like jobSnapshot, for many jobs: a JSON array of their JobRows, as a scalar SQL expression. */
 export function jobSnapshotsByReference(employerId: number, referenceIds: string[]): SQL {
-  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
-  return sql`(SELECT json_group_array(json_object(${sql.join(members, sql`, `)})) ${JOB_FROM}
+  return sql`(SELECT json_group_array(${jobObject}) ${JOB_FROM}
     WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)})`;
 }
 
@@ -477,9 +479,8 @@ export function deletedEventStatement(employerId: number, id: number, occurredAt
  * the UPDATE right after it will leave it (`changes`: JSON paths and values, revision + 1).
  */
 export function scheduledEventSource(condition: SQL, listening: SQL, changes: SQL): SQL {
-  const members = JOB_COLUMNS.map(([name, expression]) => sql`${name}, ${expression}`);
   return sql`SELECT j.employer_id AS employer_id,
-      json_object('job', json_set(json_object(${sql.join(members, sql`, `)}), '$.revision', j.revision + 1, ${changes})) AS data
+      json_object('job', json_set(${jobObject}, '$.revision', j.revision + 1, ${changes})) AS data
     ${JOB_FROM}
     WHERE j.employer_id IN (${listening}) AND j.id IN (SELECT id FROM jobs WHERE ${condition})`;
 }
