@@ -4,6 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { DOCS_PATH, docsPage } from "./docs/page";
 import type { AppEnv } from "./env";
+import type { EventDispatcher } from "./events/dispatch";
 import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { database } from "./http/middleware/database";
@@ -38,7 +39,7 @@ const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`,
 const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$/;
 const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
 
-export function createApp() {
+export function createApp(dispatcher: EventDispatcher) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use(noSniff);
@@ -65,6 +66,10 @@ export function createApp() {
   const [anyBody, applyBody] = [limitOf(MAX_BODY_BYTES), limitOf(MAX_APPLY_BODY_BYTES)];
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   app.use(`${API_PREFIX}/*`, database);
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    c.set("dispatcher", dispatcher);
+    await next();
+  });
   // One registration per path, so each request is authenticated and counted once.
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   app.use(`${API_PREFIX}/board/*`, boardResponses);

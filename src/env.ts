@@ -1,4 +1,6 @@
 import type { Database } from "./db/client";
+import type { EventDispatcher } from "./events/dispatch";
+import type { WebhookQueueBody } from "./webhooks/consumer";
 
 export interface Env {
   DB: D1Database;
@@ -23,8 +25,8 @@ export interface Env {
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */
   JOB_RATE_LIMIT?: string;
-  /** Webhook messages to deliver (DESIGN 13); the same Worker consumes them. */
-  WEBHOOK_QUEUE: Queue<{ id: string }>;
+  /** Events to fan out and webhook messages to deliver (DESIGN 13); the same Worker consumes them. */
+  WEBHOOK_QUEUE: Queue<WebhookQueueBody>;
   /** Base64 of 32 bytes: encrypts webhook signing secrets at rest (a Worker secret). */
   WEBHOOK_ENCRYPTION_KEY?: string;
   /** "true" in local development only: webhooks may then go to http:// and loopback. */
@@ -39,5 +41,7 @@ export type AppEnv = {
     requestId: string;
     db: Database;
     employerId: number;
+    /** Hands the events a request recorded to their subscribers (src/index.ts wires it). */
+    dispatcher: EventDispatcher;
   };
 };

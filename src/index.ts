@@ -1,10 +1,14 @@
 import { createApp } from "./app";
-import type { Env } from "./env";
 import { consumeEmailBatch, type QueuedCopy } from "./email/delivery";
-import { consumeWebhookBatch, type QueuedMessage } from "./events/delivery";
+import type { Env } from "./env";
+import { createDispatcher } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";
+import { consumeWebhookBatch, type WebhookQueueBody } from "./webhooks/consumer";
+import { webhooksSubscriber } from "./webhooks/subscriber";
 
-const app = createApp();
+/** Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. */
+const dispatcher = createDispatcher([webhooksSubscriber]);
+const app = createApp(dispatcher);
 /** wrangler.toml's queue names (the same at the top level and in [env.dev]). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 
@@ -13,11 +17,11 @@ export default {
   fetch: app.fetch,
   // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
   // when they fail, and callers (tests, /cdn-cgi/local/scheduled) get the outcome.
-  scheduled: (controller, env) => handleScheduled(controller, env),
+  scheduled: (controller, env) => handleScheduled(controller, env, dispatcher),
   queue: (batch, env) =>
     batch.queue.startsWith(EMAIL_QUEUE_NAME)
       ? consumeEmailBatch(batch as MessageBatch<QueuedCopy>, env)
-      : consumeWebhookBatch(batch as MessageBatch<QueuedMessage>, env),
+      : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
 } satisfies ExportedHandler<Env>;
 
 export type AppType = typeof app;

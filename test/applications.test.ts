@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { consumeEmailBatch } from "../src/email/delivery";
 import worker from "../src/index";
-import { RETRY_DELAYS_SECONDS } from "../src/webhooks/rules";
+import { RETRY_DELAYS_SECONDS } from "../src/events/retry-schedule";
 import { BASE, createEmployer, problemOf, request } from "./support/api";
 import { postJob } from "./support/jobs";
+import { fanOut } from "./support/webhook-queue";
 
 // DESIGN 15: applications, résumés in R2, the copy emailed through the Email Service binding.
 
@@ -208,6 +209,9 @@ describe("applications (DESIGN 15)", () => {
   it("application.received is emitted for an employer's subscribed endpoint", async () => {
     const { id: endpointId } = await (await request("/webhooks", { method: "POST", apiKey: employer.apiKey, json: { url: "https://receiver.example/hooks", events: ["application.received"] } })).json<any>();
     const { id } = await (await apply(emailJob.id, { json: { name: "F", email: "f@example.com" } })).json<any>();
+    // Recorded with the application; the webhooks consumer fans it out to the endpoint.
+    const event = await env.DB.prepare("SELECT id FROM events WHERE type = 'application.received' AND subject_id = ?").bind(id).first<{ id: string }>();
+    await fanOut([{ events: [event!.id] }]);
     const row = await env.DB.prepare("SELECT data FROM webhook_messages WHERE endpoint_id = ? AND type = 'application.received'").bind(endpointId).first<{ data: string }>();
     expect(JSON.parse(row!.data).application).toMatchObject({ id, jobId: emailJob.id, name: "F", email: "f@example.com", resume: null });
   });

@@ -5,6 +5,7 @@ import oas31Schema from "@seriousme/openapi-schema-validator/schemas/v3.1/schema
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { createDispatcher } from "../src/events/dispatch";
 import worker from "../src/index";
 import { BASE, request } from "./support/api";
 import { OUTSIDE_THE_DOCUMENT, schemaValidator } from "./support/contract";
@@ -37,7 +38,7 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
 
   it("documents every route the app serves (method and path)", async () => {
     const document = await openApiDocument();
-    const served = createApp()
+    const served = createApp(createDispatcher([]))
       .routes.filter((route) => route.method !== "ALL" && !OUTSIDE_THE_DOCUMENT.has(`${route.method} ${route.path}`))
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
     const documented = operations(document).map(({ method, path }) => `${method} ${path}`);

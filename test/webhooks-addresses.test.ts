@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { consumeWebhookBatch } from "../src/events/delivery";
+import { consumeWebhookBatch } from "../src/webhooks/consumer";
 import worker from "../src/index";
 import { parseIPv6 } from "../src/webhooks/address";
 import { urlProblem } from "../src/webhooks/rules";

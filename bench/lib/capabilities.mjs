@@ -78,7 +78,7 @@ export async function measureWebhookOverhead(origin, { db, createEmployer, jobBo
     runs[name] = run.requestsPerSecond;
   }
   const none = (runs.none + runs["none again"]) / 2;
-  const events = await db.prepare("SELECT count(*) AS n FROM webhook_messages WHERE employer_id = ?").bind(listened.employerId).first();
+  const events = await db.prepare("SELECT count(*) AS n FROM events WHERE employer_id = ?").bind(listened.employerId).first();
   const outcome = { noneRequestsPerSecond: none, subscribedRequestsPerSecond: runs.subscribed, ratio: runs.subscribed / none, eventsRecorded: events.n };
   step(`POST with a subscribed endpoint: ${outcome.subscribedRequestsPerSecond.toFixed(0)} req/s vs none ${none.toFixed(0)} = ${outcome.ratio.toFixed(2)} (${events.n} events recorded)`);
   return outcome;

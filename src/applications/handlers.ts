@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { enqueueAfterResponse } from "../events/delivery";
+import { dispatchAfterResponse } from "../events/dispatch";
 import { enqueueCopies } from "../email/delivery";
 import { afterResponse } from "../http/after-response";
 import { buildPaging } from "../http/paging";
@@ -24,13 +24,13 @@ export const applicationsApi = base
     const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
     const body = (multipart ? c.req.valid("form") : c.req.valid("json")) as Record<string, unknown>;
     const { resume, "cf-turnstile-response": token, ...fields } = body;
-    const { receipt, messages } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
+    const { receipt, events } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
       fields,
       resume: resume as File | string | undefined,
       turnstileToken: typeof token === "string" ? token : undefined,
       clientAddress: address,
     });
-    enqueueAfterResponse(c, messages);
+    dispatchAfterResponse(c, events);
     afterResponse(c, enqueueCopies(c.env, [receipt.id]), "email copy not queued; the cron will sweep");
     return c.json(receipt, 201);
   })

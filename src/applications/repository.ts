@@ -1,7 +1,7 @@
 import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
-import { messageIdsOf, outboxInsert } from "../events/outbox";
+import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
 import { applications, resumeDeletions } from "./tables";
 
 export type ApplicationRow = typeof applications.$inferSelect;
@@ -9,20 +9,20 @@ export type NewApplication = typeof applications.$inferInsert;
 
 /**
  * One atomic batch: the application and its `application.received` event (DESIGN 15 and 13).
- * Returns the application's id and the event's message ids, for the queues.
+ * Returns the application's id and its recorded event, for the subscribers.
  */
-export async function insertApplication(db: Database, application: NewApplication): Promise<{ id: number; messages: string[] }> {
+export async function insertApplication(db: Database, application: NewApplication): Promise<{ id: number; events: RecordedEvent[] }> {
   const insert = db.insert(applications).values(application).returning({ id: applications.id });
-  const event = outboxInsert(
+  const event = recordEvents(
     "application.received",
     application.receivedAt,
-    sql`SELECT employer_id, json_object('application', json_object('id', id, 'jobId', job_id, 'name', name, 'email', email, 'phone', phone,
+    sql`SELECT employer_id, id AS subject_id, NULL AS revision, json_object('application', json_object('id', id, 'jobId', job_id, 'name', name, 'email', email, 'phone', phone,
       'coverLetter', cover_letter, 'receivedAt', strftime('%Y-%m-%dT%H:%M:%fZ', received_at / 1000.0, 'unixepoch'),
       'resume', CASE WHEN resume_key IS NULL THEN NULL ELSE json_object('filename', resume_filename, 'contentType', resume_type, 'size', resume_size) END)) AS data
       FROM applications WHERE id = (SELECT max(id) FROM applications)`,
   );
   const results = await db.$client.batch([toStatement(db, insert), toStatement(db, event)]);
-  return { id: (results[0].results[0] as { id: number }).id, messages: messageIdsOf(results) };
+  return { id: (results[0].results[0] as { id: number }).id, events: recordedEventsOf(results) };
 }
 
 export async function findApplication(db: Database, employerId: number, id: number): Promise<ApplicationRow | undefined> {

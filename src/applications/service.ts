@@ -45,7 +45,7 @@ async function readResume(resume: File | string | undefined): Promise<{ bytes: U
 /**
  * Checks the job (on the board, routing 1), every field and the résumé's bytes (one 400 naming
  * each), stores the résumé in R2 under a random key, then the application and its event in one
- * batch. Returns the application and the messages to hand to the queues.
+ * batch. Returns the application and the events it recorded, for their subscribers.
  */
 export async function submitApplication(env: Env, db: Database, jobId: number, submission: Submission) {
   const job = await findPublished(db, jobId, Math.floor(Date.now() / 1000));
@@ -69,7 +69,7 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
   if (file && key) await env.RESUMES.put(key, file.bytes, { httpMetadata: { contentType: file.contentType } });
   const receivedAt = Date.now();
   try {
-    const { id, messages } = await insertApplication(db, {
+    const { id, events } = await insertApplication(db, {
       jobId: job.id,
       employerId: job.employerId,
       name: parsed.data.name,
@@ -82,7 +82,7 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
       resumeType: file?.contentType ?? null,
       resumeSize: file?.bytes.length ?? null,
     });
-    return { receipt: { id, jobId: job.id, receivedAt: new Date(receivedAt).toISOString() }, messages };
+    return { receipt: { id, jobId: job.id, receivedAt: new Date(receivedAt).toISOString() }, events };
   } catch (error) {
     // The application was not stored: its résumé must not stay behind.
     if (key) await env.RESUMES.delete(key);

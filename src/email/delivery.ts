@@ -1,8 +1,8 @@
 import { findApplicationById, recordEmailAttempt, dueEmailCopies } from "../applications/repository";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
+import { retryDelaySeconds } from "../events/retry-schedule";
 import { findJobForCopy } from "../jobs/published";
-import { retryDelaySeconds } from "../webhooks/rules";
 import { composeCopy } from "./copy";
 
 export interface QueuedCopy {
@@ -17,7 +17,7 @@ export async function enqueueCopies(env: Pick<Env, "EMAIL_QUEUE">, applicationId
 
 /**
  * The email queue's consumer (DESIGN 15): one send per message through the Email Service
- * binding, the résumé attached; a failure is retried by the queue on the webhooks' schedule,
+ * binding, the résumé attached; a failure is retried by the queue on the delivery contract's schedule,
  * then the copy is failed. The application itself is stored already: nothing is lost.
  */
 export async function consumeEmailBatch(batch: MessageBatch<QueuedCopy>, env: Env): Promise<void> {

@@ -1,41 +1,36 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { EventType } from "./types";
 
+/** An event as its writer recorded it: the id to dispatch, the type subscribers filter on. */
+export interface RecordedEvent {
+  id: string;
+  type: string;
+}
+
 /**
- * The one statement that records events (DESIGN 13): set-based, for the same atomic batch as
- * the change that causes them. `source` is a SELECT yielding `employer_id` and `data` (JSON
- * text) — one row for a request's change, thousands for the cron's — read once for all the
- * `types` the change emits. Each row becomes one message per type and per enabled endpoint of
- * that employer subscribed to the type (`[]`: all); none when nobody listens. RETURNING gives
- * the message ids to hand to the queue once the batch is stored.
+ * The one statement that records events (DESIGN 13, 16): set-based, for the same atomic batch as
+ * the change that causes them. `source` is a SELECT yielding `employer_id`, `subject_id`,
+ * `revision` and `data` (JSON text) — one row for a request's change, thousands for the cron's —
+ * read once for all the `types` the change emits: each row becomes one event per type, in the
+ * order of `types` (a single type needs no sort: the cron's thousands of rows are not sorted).
+ * RETURNING gives the events to dispatch once the batch is stored.
  */
-export function outboxInsert(types: EventType | EventType[], occurredAt: number, source: SQL): SQL {
+export function recordEvents(types: EventType | EventType[], occurredAt: number, source: SQL): SQL {
   const list = Array.isArray(types) ? types : [types];
   return sql`
-    INSERT INTO webhook_messages (id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, created_at)
-    SELECT 'msg_' || lower(hex(randomblob(16))), s.employer_id, e.id, t.value, ${occurredAt}, s.data, 'pending', 0, ${occurredAt}, ${occurredAt}
+    INSERT INTO events (id, type, employer_id, subject_id, revision, occurred_at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))), t.value, s.employer_id, s.subject_id, s.revision, ${occurredAt}, s.data
     FROM (${source}) s
     JOIN json_each(${JSON.stringify(list)}) t
-    JOIN webhook_endpoints e ON e.employer_id = s.employer_id AND e.enabled = 1
-      AND (e.events = '[]' OR EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = t.value))
-    ORDER BY t.key
-    RETURNING id`;
+    ${list.length > 1 ? sql`ORDER BY t.key` : sql``}
+    RETURNING id, type`;
 }
 
-/** Message ids among a write batch's results (the rows outboxInsert returned). */
-export function messageIdsOf(results: D1Result[]): string[] {
+/** The events among a write batch's results (the rows recordEvents returned). */
+export function recordedEventsOf(results: D1Result[]): RecordedEvent[] {
   return results.flatMap((result) =>
-    (result.results as { id?: unknown }[]).flatMap((row) => (typeof row.id === "string" && row.id.startsWith("msg_") ? [row.id] : [])),
+    (result.results as { id?: unknown; type?: unknown }[]).flatMap((row) =>
+      typeof row.id === "string" && row.id.startsWith("evt_") && typeof row.type === "string" ? [{ id: row.id, type: row.type }] : [],
+    ),
   );
-}
-
-/** Employers with an enabled endpoint subscribed to `type`: for set-based sources to stay small. */
-export function subscribedEmployers(type: EventType): SQL {
-  return sql`SELECT employer_id FROM webhook_endpoints WHERE enabled = 1
-    AND (events = '[]' OR EXISTS (SELECT 1 FROM json_each(events) WHERE value = ${type}))`;
-}
-
-/** True while the employer has an enabled endpoint: so that only listened-to writes pay for their event data. */
-export function hasEnabledEndpoint(employerId: number): SQL {
-  return sql`EXISTS (SELECT 1 FROM webhook_endpoints WHERE employer_id = ${employerId} AND enabled = 1)`;
 }

@@ -1,89 +1,49 @@
-import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList } from "../db/lists";
-import { webhookMessages } from "./tables";
+import { events } from "./tables";
 
-export type MessageRow = typeof webhookMessages.$inferSelect;
+/** An event as subscribers read it (through findEvents, never the table). */
+export type EventRecord = Omit<typeof events.$inferSelect, "dispatchedAt">;
 
-export async function findMessage(db: Database, id: string): Promise<MessageRow | undefined> {
-  return db.select().from(webhookMessages).where(eq(webhookMessages.id, id)).get();
-}
-
-/** One statement whatever the number of ids. */
-export async function markEnqueued(db: Database, ids: string[], now: number): Promise<void> {
-  if (ids.length) await db.update(webhookMessages).set({ enqueuedAt: now }).where(inList(webhookMessages.id, ids));
-}
-
-/** The outcome of one attempt: delivered, failed for good, or due again at `nextAttemptAt`. */
-export async function recordAttempt(
-  db: Database,
-  id: string,
-  outcome: { status: "delivered" | "failed" | "pending"; statusCode: number | null; nextAttemptAt: number | null },
-): Promise<void> {
-  await db
-    .update(webhookMessages)
-    .set({
-      status: outcome.status,
-      attempts: sql`${webhookMessages.attempts} + 1`,
-      lastStatusCode: outcome.statusCode,
-      nextAttemptAt: outcome.nextAttemptAt,
+/** The events with these ids that are still kept, in the order of `ids`. */
+export async function findEvents(db: Database, ids: string[]): Promise<EventRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: events.id,
+      type: events.type,
+      employerId: events.employerId,
+      subjectId: events.subjectId,
+      revision: events.revision,
+      occurredAt: events.occurredAt,
+      data: events.data,
     })
-    .where(eq(webhookMessages.id, id));
+    .from(events)
+    .where(inList(events.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** A message sent again now (the delivery log's retry): pending, due now, attempts kept. */
-export async function rescheduleMessage(db: Database, employerId: number, endpointId: number, id: string, now: number): Promise<boolean> {
-  const rows = await db
-    .update(webhookMessages)
-    .set({ status: "pending", nextAttemptAt: now, attempts: 0 })
-    .where(and(eq(webhookMessages.id, id), eq(webhookMessages.employerId, employerId), eq(webhookMessages.endpointId, endpointId)))
-    .returning({ id: webhookMessages.id });
-  return rows.length > 0;
+/** One statement whatever the number of ids: the list is one JSON parameter. */
+export function markDispatched(db: Database, ids: string[], now: number) {
+  return db
+    .update(events)
+    .set({ dispatchedAt: now })
+    .where(inList(events.id, ids));
 }
 
-/**
- * Pending messages that should have been attempted by `dueBefore` and are not waiting in the
- * queue: never handed over, or handed over before they became due (the queue lost them, or
- * the Worker died between the write and the enqueue). Bounded per run.
- */
-export async function dueMessages(db: Database, dueBefore: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: webhookMessages.id })
-    .from(webhookMessages)
-    .where(
-      and(
-        eq(webhookMessages.status, "pending"),
-        lte(webhookMessages.nextAttemptAt, dueBefore),
-        or(isNull(webhookMessages.enqueuedAt), lt(webhookMessages.enqueuedAt, webhookMessages.nextAttemptAt)),
-      ),
-    )
+/** Events recorded before `recordedBefore` and never handed over (the Worker died first), oldest first. */
+export function undispatchedEvents(db: Database, recordedBefore: number, limit: number) {
+  return db
+    .select({ id: events.id, type: events.type })
+    .from(events)
+    .where(and(isNull(events.dispatchedAt), lt(events.occurredAt, recordedBefore)))
+    .orderBy(asc(events.occurredAt))
     .limit(limit);
-  return rows.map((row) => row.id);
 }
 
-/** For the cron: the delivery log keeps 30 days. */
-export function expiredMessages(db: Database, before: number) {
-  return db.delete(webhookMessages).where(lt(webhookMessages.createdAt, before));
-}
-
-/** A message for one endpoint whatever it subscribes to (webhook.test); its id. */
-export async function insertDirectMessage(
-  db: Database,
-  message: { employerId: number; endpointId: number; type: string; data: unknown },
-  now: number,
-): Promise<string> {
-  const id = `msg_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  await db.insert(webhookMessages).values({
-    id,
-    employerId: message.employerId,
-    endpointId: message.endpointId,
-    type: message.type,
-    occurredAt: now,
-    data: JSON.stringify(message.data),
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: now,
-    createdAt: now,
-  });
-  return id;
+/** For the cron: dispatched events recorded before `before` are no longer needed. */
+export function expiredEvents(db: Database, before: number) {
+  return db.delete(events).where(and(isNotNull(events.dispatchedAt), lt(events.occurredAt, before)));
 }

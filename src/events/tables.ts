@@ -1,33 +1,33 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { webhookEndpoints } from "../webhooks/tables";
 
-// DESIGN 13: the outbox. One row per (event, subscribed endpoint): a message, whose id is the
-// `webhook-id` of every attempt. Written in the same atomic batch as the change that caused it,
-// delivered through the queue from here; it is also the delivery log (kept 30 days).
-export const webhookMessages = sqliteTable(
-  "webhook_messages",
+// DESIGN 13 and 16: the outbox. One row per event of a stored change, written in the same
+// atomic batch as the change, whoever listens (or nobody); its id is handed to every
+// subscriber's queue once the batch is stored. Kept a week after that hand-over.
+export const events = sqliteTable(
+  "events",
   {
+    /** `evt_` + 32 hex digits. */
     id: text("id").primaryKey(),
-    employerId: integer("employer_id").notNull(),
-    endpointId: integer("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
-    /** When the change was stored, in ms: the payload's `timestamp` on every attempt. */
+    employerId: integer("employer_id").notNull(),
+    /** The job or the application the event is about. */
+    subjectId: integer("subject_id").notNull(),
+    /** The job's revision as the change left it (null: not a job). */
+    revision: integer("revision"),
+    /**
+     * When the change was stored, in ms (the cron: its scheduledTime), which is when the event was
+     * recorded: the payload's `timestamp`; the re-dispatch and the retention count from it.
+     */
     occurredAt: integer("occurred_at").notNull(),
-    /** The event's data as stored with the change (rendered at delivery). */
+    /** JSON text, as the writer gave it; its capability knows how to render it. */
     data: text("data").notNull(),
-    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull().default("pending"),
-    attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: integer("next_attempt_at"),
-    lastStatusCode: integer("last_status_code"),
-    /** When it was last handed to the queue (ms); null: never, so the cron's sweep will. */
-    enqueuedAt: integer("enqueued_at"),
-    createdAt: integer("created_at").notNull(),
+    /** When its id was handed to every subscriber's queue (ms); null: not yet, so the cron will. */
+    dispatchedAt: integer("dispatched_at"),
   },
   (t) => [
-    index("webhook_messages_endpoint_log_idx").on(t.endpointId, t.createdAt),
-    index("webhook_messages_due_idx").on(t.status, t.nextAttemptAt),
-    index("webhook_messages_created_idx").on(t.createdAt),
+    // The cron's re-dispatch, oldest first, reads only what is still waiting.
+    index("events_undispatched_idx").on(t.occurredAt).where(sql`${t.dispatchedAt} IS NULL`),
+    index("events_occurred_idx").on(t.occurredAt),
   ],
 );

@@ -1,8 +1,20 @@
-import { JOB_EVENT_TYPES } from "../jobs/events";
+// DESIGN 13: every event type. Writers record the job and application ones; endpoints
+// subscribe to them. webhook.test is sent by POST /webhooks/{id}/test whatever the subscription.
 
-// DESIGN 13: every event type. Endpoints subscribe to the job and application ones;
-// webhook.test is sent by POST /webhooks/{id}/test whatever the subscription.
-export const SUBSCRIBABLE_EVENT_TYPES = [...JOB_EVENT_TYPES, "application.received"] as const;
+export const JOB_EVENT_TYPES = [
+  "job.created",
+  "job.updated",
+  "job.published",
+  "job.archived",
+  "job.expired",
+  "job.refreshed",
+  "job.deleted",
+] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+export const APPLICATION_EVENT_TYPES = ["application.received"] as const;
+
+export const SUBSCRIBABLE_EVENT_TYPES = [...JOB_EVENT_TYPES, ...APPLICATION_EVENT_TYPES] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = "webhook.test";
 export type EventType = SubscribableEventType | typeof TEST_EVENT_TYPE;

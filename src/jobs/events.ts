@@ -1,18 +1,8 @@
+import type { JobEventType } from "../events/types";
 import type { JobState } from "./rules";
 
 // DESIGN 13 and 13a: which events a change of a job emits. Pure: the write paths record what
 // this says in the same atomic batch as the change.
-
-export const JOB_EVENT_TYPES = [
-  "job.created",
-  "job.updated",
-  "job.published",
-  "job.archived",
-  "job.expired",
-  "job.refreshed",
-  "job.deleted",
-] as const;
-export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
 /**
  * A request's write: a creation is `job.created` (and `job.published` when created active); a

@@ -4,7 +4,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { buildPaging, publicOrigin } from "../http/paging";
 import { validationHook } from "../http/validation";
-import { enqueueAfterResponse } from "../events/delivery";
+import { dispatchAfterResponse } from "../events/dispatch";
+import type { RecordedEvent } from "../events/outbox";
 import { claimKey, completeKey, releaseKey } from "../idempotency/repository";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../idempotency/rules";
 import { nowSeconds } from "./dates";
@@ -47,12 +48,12 @@ async function createIdempotently(c: Context<AppEnv>, key: string, body: Record<
     return row;
   }
   try {
-    const messages: string[] = [];
+    const events: RecordedEvent[] = [];
     const result = await createJob(caller(c), body, {
       extras: (written) => [completeKey(outcome.claim, 201, jobSnapshot(employerId, written))],
-      messages,
+      events,
     });
-    enqueueAfterResponse(c, messages);
+    dispatchAfterResponse(c, events);
     if (!result.stored) throw new Error("A write without validateOnly is always stored.");
     describeJob(c, result.row, true);
     return result.row;
@@ -91,40 +92,40 @@ export const jobsApi = base
     if (key && !validateOnly) {
       return c.json(toJob(await createIdempotently(c, key, body)), 201);
     }
-    const messages: string[] = [];
-    const result = await createJob(caller(c), body, { validateOnly, messages });
-    enqueueAfterResponse(c, messages);
+    const events: RecordedEvent[] = [];
+    const result = await createJob(caller(c), body, { validateOnly, events });
+    dispatchAfterResponse(c, events);
     if (!result.stored) return c.json(toJobPreview(result.preview), 200);
     describeJob(c, result.row, true);
     return c.json(toJob(result.row), 201);
   })
   .openapi(updateJobRoute, async (c) => {
     const body = c.req.valid("json") as Record<string, unknown>;
-    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c), messages: [] as string[] };
+    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c), events: [] as RecordedEvent[] };
     const result = await updateJobById(caller(c), c.req.valid("param").id, body, options);
-    enqueueAfterResponse(c, options.messages);
+    dispatchAfterResponse(c, options.events);
     if (!result.stored) return c.json(toJobPreview(result.preview), 200);
     describeJob(c, result.row, false);
     return c.json(toJob(result.row), 200);
   })
   .openapi(putJobByReferenceRoute, async (c) => {
     const body = c.req.valid("json") as Record<string, unknown>;
-    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c), messages: [] as string[] };
+    const options = { validateOnly: c.req.valid("query").validateOnly, ifMatch: ifMatchOf(c), events: [] as RecordedEvent[] };
     const result = await putJobByReference(caller(c), body, options);
-    enqueueAfterResponse(c, options.messages);
+    dispatchAfterResponse(c, options.events);
     if (!result.stored) return c.json(toJobPreview(result.preview), 200);
     describeJob(c, result.row, result.created);
     return result.created ? c.json(toJob(result.row), 201) : c.json(toJob(result.row), 200);
   })
   .openapi(deleteJobRoute, async (c) => {
-    const messages: string[] = [];
-    await removeJob(caller(c), { id: c.req.valid("param").id }, ifMatchOf(c), messages);
-    enqueueAfterResponse(c, messages);
+    const events: RecordedEvent[] = [];
+    await removeJob(caller(c), { id: c.req.valid("param").id }, ifMatchOf(c), events);
+    dispatchAfterResponse(c, events);
     return c.body(null, 204);
   })
   .openapi(deleteJobByReferenceRoute, async (c) => {
-    const messages: string[] = [];
-    await removeJob(caller(c), { referenceId: c.req.valid("json").referenceId }, ifMatchOf(c), messages);
-    enqueueAfterResponse(c, messages);
+    const events: RecordedEvent[] = [];
+    await removeJob(caller(c), { referenceId: c.req.valid("json").referenceId }, ifMatchOf(c), events);
+    dispatchAfterResponse(c, events);
     return c.body(null, 204);
   });

@@ -2,8 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { jsonObject } from "../db/json";
 import { inList, jsonRows } from "../db/lists";
-import { hasEnabledEndpoint, messageIdsOf, outboxInsert } from "../events/outbox";
-import type { JobEventType } from "./events";
+import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
+import type { JobEventType } from "../events/types";
 import { gazetteerMatchId } from "../locations/owned-place-coordinates";
 import type { Location } from "../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "./rules";
@@ -93,16 +93,16 @@ function guardFailure(error: unknown): Error | undefined {
 
 /**
  * Runs a write batch (one round trip, atomic); a guard that stopped it is rethrown as what it
- * means. The ids of the event messages it recorded are added to `messages`, for the queue.
+ * means. The events it recorded are added to `events`, for their subscribers.
  */
-export async function writeBatch(db: Database, queries: SQL[], messages?: string[]): Promise<D1Result[]> {
+export async function writeBatch(db: Database, queries: SQL[], events?: RecordedEvent[]): Promise<D1Result[]> {
   let results: D1Result[];
   try {
     results = await batch(db, queries);
   } catch (error) {
     throw guardFailure(error) ?? error;
   }
-  messages?.push(...messageIdsOf(results));
+  events?.push(...recordedEventsOf(results));
   return results;
 }
 
@@ -229,9 +229,9 @@ export async function writeJobs(
   employerId: number,
   statements: SQL[],
   readBack: string[],
-  messages?: string[],
+  events?: RecordedEvent[],
 ): Promise<JobRow[]> {
-  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)], messages);
+  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)], events);
   return results.at(-1)!.results as JobRow[];
 }
 
@@ -359,12 +359,12 @@ export async function insertJob(
   job: JobState,
   now: number,
   extras: ExtraStatements = () => [],
-  messages?: string[],
+  events?: RecordedEvent[],
 ): Promise<JobRow> {
   const results = await writeBatch(
     db,
     [...insertStatements(employerId, job, now), ...extras(JUST_INSERTED), selectJob(employerId, JUST_INSERTED)],
-    messages,
+    events,
   );
   return results.at(-1)!.results[0] as JobRow;
 }
@@ -410,13 +410,13 @@ export async function updateJob(
   change: JobUpdate,
   now: number,
   extras: ExtraStatements = () => [],
-  messages?: string[],
+  events?: RecordedEvent[],
 ): Promise<JobRow> {
   const key = { id };
   const results = await writeBatch(
     db,
     [...updateStatements(employerId, id, expectedRevision, change, now), ...extras(key), selectJob(employerId, key)],
-    messages,
+    events,
   );
   return results.at(-1)!.results[0] as JobRow;
 }
@@ -430,12 +430,12 @@ export function deleteStatements(employerId: number, id: number, expectedRevisio
 }
 
 /**
- * One batch, one round trip: the `job.deleted` event for whoever listens, then the delete;
+ * One batch, one round trip: the `job.deleted` event, then the delete;
  * false when the employer has no such job, or (with `etags`, from If-Match) when its ETag is
  * none of them: the check and the delete are one step (etag.ts makes the same `"id.revision"`).
  * Link rows go by ON DELETE CASCADE.
  */
-export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], messages?: string[]): Promise<boolean> {
+export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], events?: RecordedEvent[]): Promise<boolean> {
   const matching = etags
     ? sql`AND ${inList(sql`('"' || id || '.' || revision || '"')`, etags)}`
     : sql``;
@@ -443,46 +443,46 @@ export async function deleteJob(db: Database, employerId: number, key: JobKey, e
   const results = await writeBatch(
     db,
     [
-      outboxInsert("job.deleted", Date.now(), sql`SELECT employer_id, ${deletedJobData} AS data FROM jobs WHERE ${which}`),
+      recordEvents("job.deleted", Date.now(), sql`SELECT ${deletedJobSource} FROM jobs WHERE ${which}`),
       sql`DELETE FROM jobs WHERE ${which} RETURNING id AS deleted`,
     ],
-    messages,
+    events,
   );
   return results[1].results.length > 0;
 }
 
-/** DESIGN 13: a deleted job's event names only what it was. */
-const deletedJobData = sql`json_object('job', json_object('id', id, 'referenceId', reference_id))`;
+/** DESIGN 13: a deleted job's event names only what it was (the source of recordEvents, on table `jobs`). */
+const deletedJobSource = sql`employer_id, id AS subject_id, revision,
+  json_object('job', json_object('id', id, 'referenceId', reference_id)) AS data`;
 
 /** The events of a job's change, for the write batch that stores it (the job as it is then). */
 export function jobEventStatements(employerId: number, key: JobKey, types: JobEventType[], occurredAt: number): SQL[] {
   if (types.length === 0) return [];
-  // Only employers that listen pay for the job's snapshot: the source is empty otherwise.
   return [
-    outboxInsert(
+    recordEvents(
       types,
       occurredAt,
-      sql`SELECT ${employerId} AS employer_id, json_object('job', json(${jobSnapshot(employerId, key)})) AS data
-        WHERE ${hasEnabledEndpoint(employerId)}`,
+      sql`SELECT ${employerId} AS employer_id, j.id AS subject_id, j.revision AS revision, json_object('job', json(${jobSnapshot(employerId, key)})) AS data
+        FROM jobs j WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`,
     ),
   ];
 }
 
 /** A batch entry's `job.deleted`, recorded before its delete statement. */
 export function deletedEventStatement(employerId: number, id: number, occurredAt: number): SQL {
-  return outboxInsert("job.deleted", occurredAt, sql`SELECT employer_id, ${deletedJobData} AS data FROM jobs WHERE id = ${id} AND employer_id = ${employerId}`);
+  return recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource} FROM jobs WHERE id = ${id} AND employer_id = ${employerId}`);
 }
 
 /**
- * The cron's events, set-based: one message source over every job `condition` (the cron's own
- * WHERE, on table `jobs`) selects, among employers that listen (`listening`), with the job as
- * the UPDATE right after it will leave it (`changes`: JSON paths and values, revision + 1).
+ * The cron's events, set-based: one event source over every job `condition` (the cron's own
+ * WHERE, on table `jobs`) selects, with the job as the UPDATE right after it will leave it
+ * (`changes`: JSON paths and values, revision + 1).
  */
-export function scheduledEventSource(condition: SQL, listening: SQL, changes: SQL): SQL {
-  return sql`SELECT j.employer_id AS employer_id,
+export function scheduledEventSource(condition: SQL, changes: SQL): SQL {
+  return sql`SELECT j.employer_id AS employer_id, j.id AS subject_id, j.revision + 1 AS revision,
       json_object('job', json_set(${jobObject}, '$.revision', j.revision + 1, ${changes})) AS data
     ${JOB_FROM}
-    WHERE j.employer_id IN (${listening}) AND j.id IN (SELECT id FROM jobs WHERE ${condition})`;
+    WHERE j.id IN (SELECT id FROM jobs WHERE ${condition})`;
 }
 
 export type OwnedPlace = Location & { nameKey: string; provinceCode: string };

@@ -3,7 +3,9 @@ import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError 
 import { nowSeconds } from "./dates";
 import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
 import { evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
-import { eventsOfWrite, type JobEventType } from "./events";
+import type { RecordedEvent } from "../events/outbox";
+import type { JobEventType } from "../events/types";
+import { eventsOfWrite } from "./events";
 import {
   deleteJob,
   findJob,
@@ -37,8 +39,8 @@ export interface WriteOptions {
   ifMatch?: Preconditions;
   /** Statements recorded in the job's own write batch (an idempotency record). */
   extras?: ExtraStatements;
-  /** Collects the ids of the event messages the write recorded, for the queue (DESIGN 13). */
-  messages?: string[];
+  /** Collects the events the write recorded, for their subscribers (DESIGN 13, 16). */
+  events?: RecordedEvent[];
 }
 
 /** The caller's extras and the change's events, for the write batch. */
@@ -117,7 +119,7 @@ async function insert(
   }
   try {
     const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
-    return { stored: true, row: await insertJob(db, employerId, job, now, extras, options.messages), created: true };
+    return { stored: true, row: await insertJob(db, employerId, job, now, extras, options.events), created: true };
   } catch (error) {
     if (error instanceof PlaceLimitReached) throw placeLimitError();
     if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
@@ -162,7 +164,7 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     if (!change.any) return { stored: true, row: current, created: false };
     try {
       const extras = withEvents(options, employerId, eventsOfWrite(before, job, true));
-      const row = await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, extras, options.messages);
+      const row = await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, extras, options.events);
       return { stored: true, row, created: false };
     } catch (error) {
       if (error instanceof PlaceLimitReached) throw placeLimitError();
@@ -200,9 +202,9 @@ export async function putJobByReference(caller: Caller, body: Record<string, unk
 }
 
 /** The one-round-trip delete; with If-Match, only the revisions it names may go. */
-export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions, messages?: string[]): Promise<void> {
+export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions, events?: RecordedEvent[]): Promise<void> {
   const etags = ifMatch && !ifMatch.any ? ifMatch.strong : undefined;
-  if (await deleteJob(db, employerId, key, etags, messages)) return;
+  if (await deleteJob(db, employerId, key, etags, events)) return;
   if (etags) await preconditionFailed(db, employerId, key);
   throw notFound(key);
 }

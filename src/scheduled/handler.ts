@@ -1,7 +1,9 @@
 import type { Env } from "../env";
 import { expireApplications, purgeDeletedResumes } from "../applications/retention";
 import { sweepEmailCopies } from "../email/delivery";
-import { enqueueMessages, maintainWebhooks } from "../events/delivery";
+import type { EventDispatcher } from "../events/dispatch";
+import type { RecordedEvent } from "../events/outbox";
+import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "./runner";
 import { failureOf, runStages } from "./stages";
 
@@ -13,19 +15,21 @@ import { failureOf, runStages } from "./stages";
  */
 export async function handleScheduled(
   controller: Pick<ScheduledController, "cron" | "scheduledTime">,
-  env: Pick<Env, "DB" | "WEBHOOK_QUEUE" | "RESUMES" | "EMAIL_QUEUE">,
+  env: Env,
+  dispatcher: EventDispatcher,
 ): Promise<void> {
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
-  const messages: string[] = [];
+  const recorded: RecordedEvent[] = [];
   const run = await runStages([
-    ["rules", async () => ({ rules: await runScheduledJobs(env, now, messages) })],
-    // The rules' events: none when the rules failed (their batch stored nothing).
+    ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded) })],
+    // The rules' events (none when the rules failed: their batch stored nothing), then any
+    // event a request recorded but never handed over.
     [
-      "enqueue",
+      "events",
       async () => {
-        await enqueueMessages(env, messages);
-        return { enqueued: messages.length };
+        await dispatcher.dispatch(env, recorded, now.getTime());
+        return { dispatched: recorded.length, ...(await dispatcher.maintain(env, now.getTime())) };
       },
     ],
     ["webhooks", () => maintainWebhooks(env, now.getTime())],

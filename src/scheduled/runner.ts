@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { createDatabase, toStatement, type Database } from "../db/client";
-import { messageIdsOf, outboxInsert, subscribedEmployers } from "../events/outbox";
+import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
 import { scheduledEventSource } from "../jobs/repository";
 import { employers, jobs } from "../db/schema";
 import type { Env } from "../env";
@@ -59,11 +59,11 @@ export function scheduledRules(db: Database, nowSeconds: number) {
 
 /**
  * The hourly Cron Trigger's work: every rule, and the events of the jobs it changes (inserted
- * set-based, only for employers that listen), in one D1 batch: one round trip and one
- * transaction whatever the number of jobs. `now` comes from the trigger, never the wall clock.
- * The events recorded are then handed to the queue; `messages` collects their ids.
+ * set-based), in one D1 batch: one round trip and one transaction whatever the number of jobs.
+ * `now` comes from the trigger, never the wall clock. The events recorded are then dispatched;
+ * `recorded` collects them.
  */
-export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, messages: string[] = []): Promise<RuleOutcome[]> {
+export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, recorded: RecordedEvent[] = []): Promise<RuleOutcome[]> {
   const db = createDatabase(env.DB);
   const rules = scheduledRules(db, Math.floor(now.getTime() / 1000));
   // D1's meta.changes also counts rows that triggers write (job_counts, job_search), so each
@@ -71,13 +71,13 @@ export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, messages
   const changed = sql`SELECT changes() AS changed`;
   const statements = rules.flatMap((r) => [
     ...("event" in r
-      ? [outboxInsert(r.event.type, now.getTime(), scheduledEventSource(r.event.condition, subscribedEmployers(r.event.type), r.event.changes))]
+      ? [recordEvents(r.event.type, now.getTime(), scheduledEventSource(r.event.condition, r.event.changes))]
       : []),
     r.statement,
     changed,
   ]);
   const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
-  messages.push(...messageIdsOf(results));
+  recorded.push(...recordedEventsOf(results));
   const counts = results.filter((_, i) => statements[i] === changed).map((result) => (result.results[0] as { changed: number }).changed);
   return rules.map((r, i) => ({ rule: r.rule, changed: counts[i] }));
 }

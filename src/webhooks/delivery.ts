@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { renderPayload } from "../events/payload";
-import type { MessageRow } from "../events/repository";
+import type { MessageRow } from "./messages";
+import { renderPayload } from "./payload";
 import { findEndpointById, recordEndpointOutcome } from "./repository";
 import { allowsInsecureWebhooks, ATTEMPT_TIMEOUT_MS, urlProblem } from "./rules";
 import { decryptSecret } from "./secrets";

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { inList } from "../db/lists";
 import type { Database } from "../db/client";
-import { webhookMessages } from "../events/tables";
 import { webhookEndpoints } from "./tables";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -18,6 +18,21 @@ export async function findEndpoint(db: Database, employerId: number, id: number)
 
 export async function findEndpointById(db: Database, id: number): Promise<EndpointRow | undefined> {
   return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+}
+
+/** Which of these employers have an enabled endpoint: the events of the others fan out to nothing. */
+export async function employersWithEnabledEndpoints(db: Database, employerIds: number[]): Promise<Set<number>> {
+  if (employerIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ employerId: webhookEndpoints.employerId })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        inList(webhookEndpoints.employerId, [...new Set(employerIds)]),
+      ),
+    );
+  return new Set(rows.map((row) => row.employerId));
 }
 
 /**
@@ -57,23 +72,4 @@ export function disableFailingEndpoints(db: Database, since: number) {
     .update(webhookEndpoints)
     .set({ enabled: false })
     .where(and(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.failingSince), lt(webhookEndpoints.failingSince, since)));
-}
-
-export async function listDeliveries(
-  db: Database,
-  endpointId: number,
-  filter: { status?: "pending" | "delivered" | "failed"; page: number; pageSize: number },
-) {
-  const where = and(eq(webhookMessages.endpointId, endpointId), filter.status ? eq(webhookMessages.status, filter.status) : undefined);
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(webhookMessages)
-      .where(where)
-      .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
-      .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
-    db.select({ total: count() }).from(webhookMessages).where(where),
-  ]);
-  return { rows, total };
 }

@@ -1,23 +1,16 @@
-// Pure rules of webhook endpoints and their delivery (DESIGN 13, 13a).
+// Pure rules of webhook endpoints and their delivery (DESIGN 13, 13a); the retry schedule is
+// events' delivery contract (src/events/retry-schedule.ts).
 
 import type { Env } from "../env";
 import { hostProblem } from "./address";
 
 export const MAX_ENDPOINTS = 10;
 export const MAX_URL_LENGTH = 2000;
-/** Delays before attempts 2 to 8 (seconds): about 5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 10 h. */
-export const RETRY_DELAYS_SECONDS = [5, 60, 300, 1800, 7200, 18000, 36000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** An endpoint whose deliveries have all failed this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 export const LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-/** The delay before the next attempt after `attempts` failed ones, or null when none is left. */
-export function retryDelaySeconds(attempts: number): number | null {
-  return attempts < MAX_ATTEMPTS ? RETRY_DELAYS_SECONDS[attempts - 1] : null;
-}
 
 /** Local development only (set in wrangler's [env.dev], never at the top level). */
 export const allowsInsecureWebhooks = (env: Pick<Env, "WEBHOOKS_ALLOW_INSECURE">) => env.WEBHOOKS_ALLOW_INSECURE === "true";

@@ -1,18 +1,17 @@
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { enqueueMessages } from "../events/delivery";
-import { insertDirectMessage, rescheduleMessage } from "../events/repository";
 import { TEST_EVENT_TYPE } from "../events/types";
 import { ConflictError, NotFoundError, ValidationError } from "../http/problem";
 import {
   deleteEndpoint,
   findEndpoint,
   insertEndpoint,
-  listDeliveries,
   listEndpoints,
   updateEndpoint,
   type EndpointRow,
 } from "./repository";
+import { enqueueMessages } from "./consumer";
+import { insertDirectMessage, listDeliveries, rescheduleMessage } from "./messages";
 import { allowsInsecureWebhooks, MAX_ENDPOINTS, ROTATION_OVERLAP_MS, urlProblem } from "./rules";
 import type { EndpointInputSchema, EndpointUpdateSchema } from "./schemas";
 import { encryptSecret, newSigningSecret } from "./secrets";

@@ -2,7 +2,8 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { enqueueAfterResponse } from "../../events/delivery";
+import { dispatchAfterResponse } from "../../events/dispatch";
+import type { RecordedEvent } from "../../events/outbox";
 import { validationHook } from "../../http/validation";
 import { claimKey, completeKey, releaseKey } from "../../idempotency/repository";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../../idempotency/rules";
@@ -17,7 +18,7 @@ import { syncJobs, withJobs } from "./service";
  * With an Idempotency-Key (DESIGN 11): the answers and the jobs they show are recorded with the
  * key in the batch's own write, so a replay answers exactly the same.
  */
-async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string, request: BatchRequest, messages: string[]): Promise<BatchResult[]> {
+async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string, request: BatchRequest, events: RecordedEvent[]): Promise<BatchResult[]> {
   const outcome = await claimKey(caller.db, caller.employerId, key, await requestHash("POST /jobs/batch", request), nowSeconds());
   if (outcome.kind === "replay") {
     const { results, jobs } = JSON.parse(outcome.body) as { results: BatchResult[]; jobs: unknown[] };
@@ -26,7 +27,7 @@ async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string,
   }
   try {
     return await syncJobs(caller, request, {
-      messages,
+      events,
       extras: (results, shown) => [
         completeKey(
           outcome.claim,
@@ -51,9 +52,9 @@ export const batchApi = base.openapi(syncJobsRoute, async (c) => {
   const { validateOnly } = c.req.valid("query");
   const caller = { db: c.var.db, employerId: c.var.employerId };
   const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-  const messages: string[] = [];
+  const events: RecordedEvent[] = [];
   const results =
-    key && !validateOnly ? await syncIdempotently(c, caller, key, request, messages) : await syncJobs(caller, request, { validateOnly, messages });
-  enqueueAfterResponse(c, messages);
+    key && !validateOnly ? await syncIdempotently(c, caller, key, request, events) : await syncJobs(caller, request, { validateOnly, events });
+  dispatchAfterResponse(c, events);
   return c.json({ results }, 200);
 });

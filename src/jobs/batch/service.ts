@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import type { RecordedEvent } from "../../events/outbox";
 import { ConflictError, NotFoundError, PreconditionFailedError, ProblemError, ValidationError } from "../../http/problem";
 import { toFieldErrors } from "../../http/validation";
 import { nowSeconds } from "../dates";
@@ -59,8 +60,8 @@ export interface BatchOptions {
    * referenceIds of the jobs they show. With extras the batch is written even when no job changes.
    */
   extras?: (results: BatchResult[], shown: string[]) => SQL[];
-  /** Collects the ids of the event messages the batch recorded, for the queue (DESIGN 13). */
-  messages?: string[];
+  /** Collects the events the batch recorded, for their subscribers (DESIGN 13, 16). */
+  events?: RecordedEvent[];
 }
 
 const problemMembers = (problem: ProblemError) => ({
@@ -142,11 +143,11 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
   // Each entry's events follow its own statements, so they see the job as that entry left it.
-  const events = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), Date.now());
+  const eventStatements = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), Date.now());
   if (!current) {
     return {
       result: { ...base, status },
-      statements: [...insertStatements(caller.employerId, job, now), ...events({ justInserted: true }, null)],
+      statements: [...insertStatements(caller.employerId, job, now), ...eventStatements({ justInserted: true }, null)],
       show: { referenceId },
     };
   }
@@ -155,7 +156,7 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
   if (!change.any) return { result: { ...base, status }, statements: [], show: { row: current } };
   return {
     result: { ...base, status },
-    statements: [...updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now), ...events({ id: current.id }, before)],
+    statements: [...updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now), ...eventStatements({ id: current.id }, before)],
     show: { referenceId },
   };
 }
@@ -192,7 +193,7 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));
     const extras = options.extras?.(results, [...written, ...unchanged.keys()]) ?? [];
     try {
-      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written, options.messages);
+      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written, options.events);
       return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
     } catch (error) {
       if (error instanceof PlaceLimitReached) {

@@ -1,0 +1,83 @@
+import type { Context } from "hono";
+import { createDatabase } from "../db/client";
+import type { AppEnv, Env } from "../env";
+import { afterResponse } from "../http/after-response";
+import type { RecordedEvent } from "./outbox";
+import { expiredEvents, markDispatched, undispatchedEvents } from "./repository";
+
+/** What a subscriber's queue receives: ids of recorded events, read through findEvents. */
+export interface EventNotice {
+  events: string[];
+}
+
+/**
+ * A capability that reacts to events (DESIGN 16). It owns its queue and its consumer; events
+ * only hands it the ids of the types it accepts. The Worker entry lists the subscribers.
+ */
+export interface EventSubscriber {
+  name: string;
+  queue(env: Env): Queue<EventNotice>;
+  accepts(type: string): boolean;
+}
+
+const IDS_PER_NOTICE = 100;
+/** About 200 KB of notices per sendBatch, under its 256 KB limit. */
+const NOTICES_PER_SEND = 50;
+/** Ids per marking statement: one JSON parameter of about 40 KB. */
+const IDS_PER_MARK = 1_000;
+/** How long a request or a cron run has to hand its own events over before the cron does. */
+const REDISPATCH_AFTER_MS = 60_000;
+const REDISPATCH_LIMIT = 1_000;
+/** Dispatched events are kept a week: time to investigate, and the table stays small. */
+export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+const chunked = <T>(list: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+async function notify(queue: Queue<EventNotice>, ids: string[]): Promise<void> {
+  const notices = chunked(ids, IDS_PER_NOTICE).map((events) => ({ body: { events } }));
+  for (const send of chunked(notices, NOTICES_PER_SEND)) await queue.sendBatch(send);
+}
+
+/**
+ * Hands recorded events to the subscribers' queues, then marks them dispatched. Should any step
+ * fail, the events stay undispatched and the cron hands them over again: at least once.
+ */
+export function createDispatcher(subscribers: EventSubscriber[]) {
+  async function dispatch(env: Env, recorded: RecordedEvent[], now = Date.now()): Promise<void> {
+    if (recorded.length === 0) return;
+    for (const subscriber of subscribers) {
+      await notify(subscriber.queue(env), recorded.filter((event) => subscriber.accepts(event.type)).map((event) => event.id));
+    }
+    const db = createDatabase(env.DB);
+    const [first, ...rest] = chunked(recorded.map((event) => event.id), IDS_PER_MARK).map((ids) => markDispatched(db, ids, now));
+    await db.batch([first, ...rest]);
+  }
+
+  /**
+   * The cron's share: events not dispatched a minute after they were recorded are handed over
+   * (oldest first, bounded per run; later runs take the rest), and dispatched events older than
+   * the retention are deleted. `now` is the run's scheduledTime.
+   */
+  async function maintain(env: Env, now: number): Promise<{ redispatched: number; deleted: number }> {
+    const db = createDatabase(env.DB);
+    const [deleted, waiting] = await db.batch([
+      expiredEvents(db, now - EVENT_RETENTION_MS),
+      undispatchedEvents(db, now - REDISPATCH_AFTER_MS, REDISPATCH_LIMIT),
+    ]);
+    await dispatch(env, waiting, now);
+    return { redispatched: waiting.length, deleted: deleted.meta.changes };
+  }
+
+  return { dispatch, maintain };
+}
+
+export type EventDispatcher = ReturnType<typeof createDispatcher>;
+
+/**
+ * Hands a request's recorded events over once the answer is on its way. Should the Worker die
+ * first, they are in the outbox and the cron hands them over.
+ */
+export function dispatchAfterResponse(c: Context<AppEnv>, recorded: RecordedEvent[]): void {
+  if (recorded.length) afterResponse(c, c.var.dispatcher.dispatch(c.env, recorded), "events not dispatched; the cron will");
+}

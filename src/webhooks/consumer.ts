@@ -1,0 +1,78 @@
+import { createDatabase, type Database } from "../db/client";
+import type { EventNotice } from "../events/dispatch";
+import { findEvents } from "../events/repository";
+import { retryDelaySeconds } from "../events/retry-schedule";
+import type { Env } from "../env";
+import { attemptDelivery } from "./delivery";
+import { findMessage, insertEventMessages, markEnqueued, recordAttempt } from "./messages";
+import { employersWithEnabledEndpoints } from "./repository";
+
+/** A message to attempt; its body is the same as before events had their own table. */
+export interface QueuedMessage {
+  id: string;
+}
+
+/** What the webhooks queue carries: events to fan out, or a message to attempt. */
+export type WebhookQueueBody = EventNotice | QueuedMessage;
+
+/**
+ * Hands messages to the queue. With `db`, the hand-over is recorded too (the sweep's and the
+ * log's re-sends); the fan-out's is not, to spare it a write: its messages are delivered long
+ * before the sweep would look at them, and a duplicate is what at-least-once allows.
+ */
+export async function enqueueMessages(env: Pick<Env, "WEBHOOK_QUEUE">, ids: string[], db?: Database): Promise<void> {
+  if (ids.length === 0) return;
+  for (let i = 0; i < ids.length; i += 100) {
+    await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { id } })));
+  }
+  if (db) await markEnqueued(db, ids, Date.now());
+}
+
+/**
+ * Events handed over by events (DESIGN 16) become messages for the endpoints that listen, which
+ * go back to the queue for their first attempt. Should the hand-over fail after the messages
+ * were written, the cron's sweep hands them over.
+ */
+async function fanOut(env: Env, db: Database, notice: EventNotice): Promise<void> {
+  const events = await findEvents(db, notice.events);
+  const listening = await employersWithEnabledEndpoints(db, events.map((event) => event.employerId));
+  const messages = await insertEventMessages(db, events.filter((event) => listening.has(event.employerId)), Date.now());
+  await enqueueMessages(env, messages);
+}
+
+/**
+ * One attempt per message (DESIGN 13); a failure is retried by the queue after the schedule's
+ * delay, with the same message (the same `webhook-id`); after the last attempt the message is
+ * failed. Messages already delivered or failed are acknowledged as is.
+ */
+async function attempt(env: Env, db: Database, message: Message<QueuedMessage>): Promise<void> {
+  const row = await findMessage(db, message.body.id);
+  if (!row || row.status !== "pending") return message.ack();
+  const now = Date.now();
+  const outcome = await attemptDelivery(env, db, row, now);
+  if (outcome.skipped) return message.ack();
+  if (outcome.delivered) {
+    await recordAttempt(db, row.id, { status: "delivered", statusCode: outcome.statusCode, nextAttemptAt: null });
+    return message.ack();
+  }
+  const delay = retryDelaySeconds(row.attempts + 1);
+  if (delay === null) {
+    await recordAttempt(db, row.id, { status: "failed", statusCode: outcome.statusCode, nextAttemptAt: null });
+    return message.ack();
+  }
+  await recordAttempt(db, row.id, { status: "pending", statusCode: outcome.statusCode, nextAttemptAt: now + delay * 1000 });
+  message.retry({ delaySeconds: delay });
+}
+
+/** The consumer of the webhooks queue: each message is a notice of events or a message to attempt. */
+export async function consumeWebhookBatch(batch: MessageBatch<WebhookQueueBody>, env: Env): Promise<void> {
+  const db = createDatabase(env.DB);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const body = message.body;
+      if (!("events" in body)) return attempt(env, db, message as Message<QueuedMessage>);
+      await fanOut(env, db, body);
+      message.ack();
+    }),
+  );
+}

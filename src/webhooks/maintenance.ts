@@ -1,0 +1,23 @@
+import { createDatabase } from "../db/client";
+import type { Env } from "../env";
+import { enqueueMessages } from "./consumer";
+import { dueMessages, expiredMessages } from "./messages";
+import { disableFailingEndpoints } from "./repository";
+import { DISABLE_AFTER_MS, LOG_RETENTION_MS } from "./rules";
+
+/** How late (ms) a due message may be before the cron hands it over again. */
+const SWEEP_GRACE_MS = 60_000;
+const SWEEP_LIMIT = 1_000;
+
+/**
+ * The cron's share (DESIGN 13): messages due but not waiting in the queue are handed over
+ * again (a Worker can die between a fan-out and its enqueue), endpoints failing for 5 days are
+ * disabled, and the log keeps 30 days. Set-based and bounded.
+ */
+export async function maintainWebhooks(env: Pick<Env, "DB" | "WEBHOOK_QUEUE">, now: number) {
+  const db = createDatabase(env.DB);
+  await db.batch([disableFailingEndpoints(db, now - DISABLE_AFTER_MS), expiredMessages(db, now - LOG_RETENTION_MS)]);
+  const due = await dueMessages(db, now - SWEEP_GRACE_MS, SWEEP_LIMIT);
+  await enqueueMessages(env, due, db);
+  return { requeued: due.length };
+}

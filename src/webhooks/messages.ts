@@ -1,0 +1,136 @@
+import { and, count, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { toStatement, type Database } from "../db/client";
+import { inList } from "../db/lists";
+import type { EventRecord } from "../events/repository";
+import { webhookMessages } from "./tables";
+
+// The messages of webhooks (DESIGN 13): one per (event, subscribed endpoint), and the delivery log.
+
+export type MessageRow = typeof webhookMessages.$inferSelect;
+
+export async function findMessage(db: Database, id: string): Promise<MessageRow | undefined> {
+  return db.select().from(webhookMessages).where(eq(webhookMessages.id, id)).get();
+}
+
+/** One statement whatever the number of ids. */
+export async function markEnqueued(db: Database, ids: string[], now: number): Promise<void> {
+  if (ids.length) await db.update(webhookMessages).set({ enqueuedAt: now }).where(inList(webhookMessages.id, ids));
+}
+
+/**
+ * The fan-out of events: one message per enabled endpoint of the event's employer subscribed to
+ * its type (`[]`: all), none when nobody listens; one statement per event, one round trip. An
+ * event fanned out before makes no second message (the unique (event_id, endpoint_id)).
+ * Returns the new messages' ids.
+ */
+export async function insertEventMessages(db: Database, events: EventRecord[], now: number): Promise<string[]> {
+  if (events.length === 0) return [];
+  const statements = events.map((event) =>
+    toStatement(
+      db,
+      sql`
+        INSERT INTO webhook_messages (id, event_id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, created_at)
+        SELECT 'msg_' || lower(hex(randomblob(16))), ${event.id}, e.employer_id, e.id, ${event.type}, ${event.occurredAt}, ${event.data}, 'pending', 0, ${now}, ${event.occurredAt}
+        FROM webhook_endpoints e
+        WHERE e.employer_id = ${event.employerId} AND e.enabled = 1
+          AND (e.events = '[]' OR EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ${event.type}))
+        ON CONFLICT (event_id, endpoint_id) DO NOTHING
+        RETURNING id`,
+    ),
+  );
+  const results = await db.$client.batch<{ id: string }>(statements);
+  return results.flatMap((result) => result.results.map((row) => row.id));
+}
+
+/** The outcome of one attempt: delivered, failed for good, or due again at `nextAttemptAt`. */
+export async function recordAttempt(
+  db: Database,
+  id: string,
+  outcome: { status: "delivered" | "failed" | "pending"; statusCode: number | null; nextAttemptAt: number | null },
+): Promise<void> {
+  await db
+    .update(webhookMessages)
+    .set({
+      status: outcome.status,
+      attempts: sql`${webhookMessages.attempts} + 1`,
+      lastStatusCode: outcome.statusCode,
+      nextAttemptAt: outcome.nextAttemptAt,
+    })
+    .where(eq(webhookMessages.id, id));
+}
+
+/** A message sent again now (the delivery log's retry): pending, due now, attempts kept. */
+export async function rescheduleMessage(db: Database, employerId: number, endpointId: number, id: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(webhookMessages)
+    .set({ status: "pending", nextAttemptAt: now, attempts: 0 })
+    .where(and(eq(webhookMessages.id, id), eq(webhookMessages.employerId, employerId), eq(webhookMessages.endpointId, endpointId)))
+    .returning({ id: webhookMessages.id });
+  return rows.length > 0;
+}
+
+/**
+ * Pending messages that should have been attempted by `dueBefore` and are not waiting in the
+ * queue: never handed over, or handed over before they became due (the queue lost them, or
+ * the Worker died between the write and the enqueue). Bounded per run.
+ */
+export async function dueMessages(db: Database, dueBefore: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: webhookMessages.id })
+    .from(webhookMessages)
+    .where(
+      and(
+        eq(webhookMessages.status, "pending"),
+        lte(webhookMessages.nextAttemptAt, dueBefore),
+        or(isNull(webhookMessages.enqueuedAt), lt(webhookMessages.enqueuedAt, webhookMessages.nextAttemptAt)),
+      ),
+    )
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** For the cron: the delivery log keeps 30 days. */
+export function expiredMessages(db: Database, before: number) {
+  return db.delete(webhookMessages).where(lt(webhookMessages.createdAt, before));
+}
+
+/** A message for one endpoint whatever it subscribes to (webhook.test); its id. */
+export async function insertDirectMessage(
+  db: Database,
+  message: { employerId: number; endpointId: number; type: string; data: unknown },
+  now: number,
+): Promise<string> {
+  const id = `msg_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  await db.insert(webhookMessages).values({
+    id,
+    employerId: message.employerId,
+    endpointId: message.endpointId,
+    type: message.type,
+    occurredAt: now,
+    data: JSON.stringify(message.data),
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+  });
+  return id;
+}
+
+export async function listDeliveries(
+  db: Database,
+  endpointId: number,
+  filter: { status?: "pending" | "delivered" | "failed"; page: number; pageSize: number },
+) {
+  const where = and(eq(webhookMessages.endpointId, endpointId), filter.status ? eq(webhookMessages.status, filter.status) : undefined);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(webhookMessages)
+      .where(where)
+      .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize),
+    db.select({ total: count() }).from(webhookMessages).where(where),
+  ]);
+  return { rows, total };
+}
