@@ -1,6 +1,4 @@
 import type { Database } from "./db/client";
-import type { EventDispatcher } from "./events/dispatch";
-import type { WebhookQueueBody } from "./webhooks/consumer";
 
 export interface Env {
   DB: D1Database;
@@ -26,13 +24,21 @@ export interface Env {
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */
   JOB_RATE_LIMIT?: string;
   /** Events to fan out and webhook messages to deliver (DESIGN 13); the same Worker consumes them. */
-  WEBHOOK_QUEUE: Queue<WebhookQueueBody>;
+  WEBHOOK_QUEUE: Queue;
   /** Base64 of 32 bytes: encrypts webhook signing secrets at rest (a Worker secret). */
   WEBHOOK_ENCRYPTION_KEY?: string;
   /** "true" in local development only: webhooks may then go to http:// and loopback. */
   WEBHOOKS_ALLOW_INSECURE?: string;
   /** Public origin used in Location headers and paging links; empty = the request's origin. */
   BASE_URL?: string;
+}
+
+/**
+ * What a request needs of the event dispatcher (src/events/dispatch.ts makes it, the entry
+ * wires it): declared here, so that the bindings' types depend on no capability.
+ */
+export interface EventHandOver {
+  dispatch(env: Env, recorded: { id: string; type: string }[], now?: number): Promise<void>;
 }
 
 export type AppEnv = {
@@ -42,6 +48,6 @@ export type AppEnv = {
     db: Database;
     employerId: number;
     /** Hands the events a request recorded to their subscribers (src/index.ts wires it). */
-    dispatcher: EventDispatcher;
+    dispatcher: EventHandOver;
   };
 };
