@@ -17,7 +17,7 @@ export const MAX_TAGS = 20_000;
 export const MAX_OPEN_ELEMENTS = 10_000;
 
 export interface MarkupCount {
-  /** Start and end tags (implied end tags included), comments, doctypes and processing instructions. */
+  /** Start and end tags (implied end tags and `</>` included), comments, doctypes and processing instructions. */
   tags: number;
   /** The deepest stack of elements open at once, closing by end tags only (as lol-html tracks them). */
   maxOpen: number;
@@ -45,10 +45,26 @@ const TOKEN = new RegExp(
     "<[!?][^>]*>?", // doctype, processing instruction, bogus comment
     `<(/?)([A-Za-z][^\\t\\n\\f\\r />]*)${ATTRIBUTES}(>?)`, // start or end tag: groups 1 (`/`), 2 (name), 3 (`>`)
     "</[^A-Za-z>][^>]*>?", // bogus comment
-    "</>|<", // ignored, or a `<` that is text
+    "</>|<", // an end tag without a name, or a `<` that is text
   ].join("|"),
   "y",
 );
+
+// HTML5 tokenising: a `<` followed by anything but a letter, `/`, `!` or `?` starts nothing; it is
+// text (`a < b`, `<1`, `<<`, a `<` at the end).
+const STRAY_LESS_THAN = /<(?![A-Za-z/!?])/g;
+
+/**
+ * The same description with each `<` that starts nothing written as `&lt;`. lol-html hands every
+ * such `<` to JavaScript as a text chunk of its own, so 1 MiB of them would cost a million
+ * events; as `&lt;` they cost none and the cleaned description is the same: text is written
+ * escaped anyway, and an attribute value (where a `<` may also stand) is decoded before use.
+ * Where neither applies (a comment, raw text) the content is dropped, and a `<` that starts
+ * nothing does not move where it ends.
+ */
+export function escapeStrayLessThan(html: string): string {
+  return html.includes("<") ? html.replace(STRAY_LESS_THAN, "&lt;") : html;
+}
 
 /**
  * Counts tags and open elements, stopping early once either limit is passed (the count is then
@@ -68,7 +84,12 @@ export function countMarkup(html: string): MarkupCount {
     const at = TOKEN.lastIndex;
     const token = TOKEN.exec(html)!;
     const first = token[0];
-    if (first.length === 1 || first[0] !== "<" || first === "</>") continue; // text, or `<` as text
+    if (first.length === 1 || first[0] !== "<") continue; // text, or `<` as text
+    if (first === "</>") {
+      // An end tag without a name: HTML drops it, but lol-html splits the text around it.
+      count.tags++;
+      continue;
+    }
     if (token[2] === undefined) {
       // comment, CDATA, doctype, processing instruction
       if (first.startsWith("<![CDATA[") && foreign === 0) {
