@@ -1,6 +1,6 @@
 import { ValidationError } from "../http/problem";
 import { safeHref, safeTarget } from "./link";
-import { countMarkup, escapeStrayLessThan, MAX_TAGS, overLimit } from "./markup";
+import { blankRawText, countMarkup, escapeStrayLessThan, MAX_TAGS, overLimit } from "./markup";
 import { type AllowedTag, MarkupWriter, type OpenElement } from "./writer";
 
 // DESIGN.md sections 6 and 6a. The rewriter's own output is thrown away: the cleaned description
@@ -12,7 +12,8 @@ import { type AllowedTag, MarkupWriter, type OpenElement } from "./writer";
 // (docs/benchmarks.md), so the handlers do as little as they can: one handler per tag name (no
 // tagName read), no end-tag handler for `br`, text gathered as one string per text node. The
 // number of events is bounded by a count made before the rewriter runs (markup.ts), over the
-// input the rewriter reads (stray `<` written as `&lt;`, which cost no event).
+// input the rewriter reads: stray `<` written as `&lt;` and `<` in raw text (<style>…) as spaces,
+// neither of which is a tag, so that they cost no event.
 //
 // No handler throws: an error thrown inside one leaves the rewriter as a plain Error, whatever
 // it was. A handler records what went wrong, and it is reported once the rewriter is done.
@@ -66,10 +67,11 @@ function isOverBytes(text: string, max: number): boolean {
   return new TextEncoder().encode(text).byteLength > max;
 }
 
-async function cleanWithinLimits(html: string): Promise<string> {
-  const count = countMarkup(html);
+async function cleanWithinLimits(input: string): Promise<string> {
+  const count = countMarkup(input);
   const refusal = overLimit(count);
   if (refusal !== null) throw new ValidationError([{ field: "description", message: refusal }]);
+  const html = blankRawText(input, count.rawText);
   const writer = new MarkupWriter();
   try {
     await rewrite(html, writer);
@@ -194,7 +196,7 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
     cleanerWork.events += events;
   }
   if (events > maxEvents) {
-    throw new ValidationError([{ field: "description", message: overLimit({ tags: MAX_TAGS + 1, maxOpen: 0, ambiguous: [] })! }]);
+    throw new ValidationError([{ field: "description", message: overLimit({ tags: MAX_TAGS + 1, maxOpen: 0, ambiguous: [], rawText: [] })! }]);
   }
   flushText();
 }

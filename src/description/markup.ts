@@ -23,6 +23,8 @@ export interface MarkupCount {
   maxOpen: number;
   /** `[from, to)` of each `<select>` and `<frameset>` with its content (see clean.ts). */
   ambiguous: [number, number][];
+  /** `[from, to)` of the content of each raw-text element, and whether it is a script's (see blankRawText). */
+  rawText: [number, number, boolean][];
 }
 
 const VOID = new Set([
@@ -71,7 +73,7 @@ export function escapeStrayLessThan(html: string): string {
  * only known to be over it).
  */
 export function countMarkup(html: string): MarkupCount {
-  const count: MarkupCount = { tags: 0, maxOpen: 0, ambiguous: [] };
+  const count: MarkupCount = { tags: 0, maxOpen: 0, ambiguous: [], rawText: [] };
   let lower: string | undefined; // for finding the end of raw text, made on first need
   const open: string[] = [];
   const openByName = new Map<string, number>();
@@ -135,7 +137,9 @@ export function countMarkup(html: string): MarkupCount {
     if (foreign === 0 && RAW_TEXT.has(name)) {
       lower ??= html.toLowerCase();
       const end = lower.indexOf(`</${name}`, TOKEN.lastIndex);
-      TOKEN.lastIndex = end < 0 ? html.length : end;
+      const to = end < 0 ? html.length : end;
+      count.rawText.push([TOKEN.lastIndex, to, name === "script"]);
+      TOKEN.lastIndex = to;
       continue;
     }
     if (foreign === 0 && name === "plaintext") break;
@@ -148,6 +152,30 @@ export function countMarkup(html: string): MarkupCount {
   }
   for (const from of [select, frameset]) if (from >= 0) count.ambiguous.push([from, html.length]);
   return count;
+}
+
+/** In a script, `<!--` starts an escape within which `<script` changes where it ends: those stay. */
+const INERT_IN_SCRIPT = /<(?!!--|script)/gi;
+
+/**
+ * `html` with each `<` in the given raw-text contents that cannot change where the content ends
+ * written as a space: lol-html hands the text after every `<` there to JavaScript as a chunk of
+ * its own (it might start the end tag), and the count does not see them as tags, since they are
+ * none. Those contents go with their element, so nothing read changes; positions stay where
+ * they were.
+ */
+export function blankRawText(html: string, spans: readonly [number, number, boolean][]): string {
+  const quiet = spans.filter(([from, to]) => html.slice(from, to).includes("<"));
+  if (quiet.length === 0) return html;
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to, script] of quiet) {
+    const content = html.slice(from, to);
+    parts.push(html.slice(at, from), script ? content.replace(INERT_IN_SCRIPT, " ") : content.replaceAll("<", " "));
+    at = to;
+  }
+  parts.push(html.slice(at));
+  return parts.join("");
 }
 
 /** The message for a description over a limit, or null when it is within both. */
