@@ -122,9 +122,10 @@ describe("large inputs of every hostile shape clean correctly, in one pass, with
     expect(Math.abs(2 * (cleanerWork.events - half) - events)).toBeLessThanOrEqual(4);
   });
 
-  it("a 1 MiB plain-text description is a handful of events, not one per character", async () => {
+  it("plain text of ~830 KB (1 000 000 bytes once cleaned) is a handful of events, not one per character", async () => {
     const before = cleanerWork.events;
-    const input = "Plain text & more. ".repeat(Math.floor(MiB / 19));
+    // 19 characters, 23 once `&` is escaped.
+    const input = "Plain text & more. ".repeat(Math.floor(1_000_000 / 23));
     expect(await cleanDescription(input)).toBe(input.replaceAll("& ", "&amp; "));
     expect(cleanerWork.events - before).toBeLessThan(100);
   });
@@ -138,5 +139,125 @@ describe("raw-text elements in <select> or after <frameset>: read around them, t
 
   it("after a frameset the rest is still cleaned", async () => {
     expect(await cleanDescription("<b>a</b><frameset><style>x</style></frameset><i>b</i>")).toBe("<b>a</b><i>b</i>");
+  });
+});
+
+// A `<` followed by anything but a letter, `/`, `!` or `?` starts no tag in HTML5: it is text.
+// HTMLRewriter hands each one to JavaScript as a text chunk of its own, so they must cost no
+// event, and a count made before the rewriter decides every refusal (never a 500).
+describe("stray `<` are text: accepted and escaped, at any number, never a 500", () => {
+  it("574 KB of plain text with 41 000 stray `<` (no tags) is accepted, each `<` escaped", async () => {
+    const description = "if a < b then ".repeat(41_000);
+    expect(description.length).toBe(574_000);
+    const res = await post(description);
+    expect(res.status).toBe(201);
+    expect(await descriptionOf(res)).toBe(description.replaceAll("<", "&lt;"));
+  });
+
+  // What an HTML5 tokeniser makes of each: text (escaped), or a bogus comment running to the end.
+  const VARIANTS: [unit: string, cleaned: (input: string) => string | null][] = [
+    ["< a", (s) => s.replaceAll("<", "&lt;")],
+    ["<1", (s) => s.replaceAll("<", "&lt;")],
+    ["<<<<", (s) => s.replaceAll("<", "&lt;")],
+    ["a <= b & c > d ", (s) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")],
+    ["</ 3", () => null],
+    ["<!", () => null],
+    ["<?", () => null],
+  ];
+  it.each(VARIANTS)("%j repeated to 1 MiB: never a 500; as much as fits 1 000 000 bytes once cleaned is accepted, escaped, in a handful of events", async (unit, cleaned) => {
+    const atMost = (bytes: number) => unit.repeat(Math.floor(bytes / unit.length));
+    const mebibyte = atMost(MiB - 1_000);
+    const fits = cleaned(mebibyte) === null || cleaned(mebibyte)!.length <= 1_000_000 ? mebibyte : atMost((1_000_000 * unit.length) / cleaned(unit)!.length);
+    const before = cleanerWork.events;
+    const output = await cleanDescription(fits);
+    expect(cleanerWork.events - before).toBeLessThan(100);
+    expect(output || null).toBe(cleaned(fits));
+    const res = await post(fits);
+    expect(res.status).toBe(201);
+    expect(await descriptionOf(res)).toBe(cleaned(fits));
+    if (fits !== mebibyte) await expectRefused(mebibyte, /more than 1,000,000 bytes once cleaned/);
+  });
+
+  it("`</>` (an end tag without a name, which HTML drops) counts as a tag: 20 000 accepted, 1 MiB of them a 400, not a 500", async () => {
+    const accepted = await post("x</>".repeat(MAX_TAGS));
+    expect(accepted.status).toBe(201);
+    expect(await descriptionOf(accepted)).toBe("x".repeat(MAX_TAGS));
+    await expectRefused("x</>".repeat(MAX_TAGS + 1), /more than 20,000 tags/);
+    await expectRefused("</>".repeat(Math.floor((MiB - 1_000) / 3)), /more than 20,000 tags/);
+  });
+
+  // Raw text is HTML's name for the content of <style>, <script>, <textarea>…: in it a `<` starts
+  // no tag (only the element's own end tag counts), but HTMLRewriter still splits the text there.
+  it.each(["style", "script", "textarea", "title", "xmp", "noscript"])(
+    "1 MiB of `<b>` inside <%s> is no tag: accepted (dropped with its element) in a handful of events",
+    async (name) => {
+      // In a script, after `<!--` too, where `<script` and `</script` mean more than elsewhere.
+      const open = name === "script" ? "<script><!--" : `<${name}>`;
+      const input = `<p>before</p>${open}${"<b>".repeat(Math.floor((MiB - 1_000) / 3))}</${name}><p>after</p>`;
+      const before = cleanerWork.events;
+      expect(await cleanDescription(input)).toBe("<p>before</p><p>after</p>");
+      expect(cleanerWork.events - before).toBeLessThan(100);
+      const res = await post(input);
+      expect(res.status).toBe(201);
+      expect(await descriptionOf(res)).toBe("<p>before</p><p>after</p>");
+    },
+  );
+
+  it("stray `<` between 20 000 tags: accepted, one pass, no event for any `<`", async () => {
+    const input = "<i>a < b < c < d < e</i>".repeat(MAX_TAGS / 2);
+    const before = { ...cleanerWork };
+    expect(await cleanDescription(input)).toBe("<i>a &lt; b &lt; c &lt; d &lt; e</i>".repeat(MAX_TAGS / 2));
+    expect(cleanerWork.passes - before.passes).toBe(1);
+    // A start tag, its end tag and the text between them.
+    expect(cleanerWork.events - before.events).toBeLessThanOrEqual(3 * MAX_TAGS + 2);
+  });
+});
+
+// DESIGN 6b: D1 caps a value at 2 MB and the board repeats the description, so what is stored is
+// bounded: a cleaned description of more than 1 000 000 bytes (UTF-8) is a 400 on description.
+describe("a description whose cleaned form exceeds 1 000 000 bytes is a 400 on description", () => {
+  const MAX_CLEANED_BYTES = 1_000_000;
+
+  it("exactly 1 000 000 bytes once cleaned are accepted; one byte more is a 400", async () => {
+    const ascii = await post("x".repeat(MAX_CLEANED_BYTES));
+    expect(ascii.status).toBe(201);
+    expect((await descriptionOf(ascii)).length).toBe(MAX_CLEANED_BYTES);
+    await expectRefused("x".repeat(MAX_CLEANED_BYTES + 1), /more than 1,000,000 bytes/);
+    // Counted in UTF-8: é is two bytes.
+    expect((await post("é".repeat(MAX_CLEANED_BYTES / 2))).status).toBe(201);
+    await expectRefused("é".repeat(MAX_CLEANED_BYTES / 2) + "x", /more than 1,000,000 bytes/);
+  });
+
+  it("escaping counts: 200 000 `&` (stored as &amp;) are accepted, 200 001 and 300 000 are a 400", async () => {
+    expect((await post("&".repeat(MAX_CLEANED_BYTES / 5))).status).toBe(201);
+    await expectRefused("&".repeat(MAX_CLEANED_BYTES / 5 + 1), /more than 1,000,000 bytes/);
+    await expectRefused("&".repeat(300_000), /more than 1,000,000 bytes/);
+  });
+
+  it("PUT and a batch entry are refused the same way", async () => {
+    const job = (await (await post("short")).json()) as { id: number };
+    const put = await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { description: "&".repeat(300_000) } });
+    expect(put.status).toBe(400);
+    expect((await problemOf(put)).errors).toEqual([{ field: "description", message: expect.stringMatching(/more than 1,000,000 bytes/) }]);
+    const batch = await request("/jobs/batch", {
+      method: "POST",
+      apiKey: employer.apiKey,
+      json: { upsert: [{ referenceId: "BIG-AMP", ...jobBody({ description: "&".repeat(300_000) }) }] },
+    });
+    expect(batch.status).toBe(200);
+    const [result] = ((await batch.json()) as { results: { status: number; errors: unknown[] }[] }).results;
+    expect(result.status).toBe(400);
+    expect(result.errors).toEqual([{ field: "description", message: expect.stringMatching(/more than 1,000,000 bytes/) }]);
+  });
+
+  it("a 900 KB description of ordinary rich text is accepted as it is", async () => {
+    const block =
+      "<p>We are hiring a <strong>senior accountant</strong> to join our finance team in Toronto and own the monthly close process end to end, " +
+      "working closely with the controller, the auditors and every department head on budgets, forecasts and the year-end statements.</p>";
+    const description = block.repeat(Math.floor(900_000 / block.length));
+    expect(description.length).toBeGreaterThan(890_000);
+    const res = await post(description);
+    expect(res.status).toBe(201);
+    expect(await descriptionOf(res)).toBe(description);
   });
 });

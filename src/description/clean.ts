@@ -1,6 +1,6 @@
 import { ValidationError } from "../http/problem";
 import { safeHref, safeTarget } from "./link";
-import { countMarkup, MAX_TAGS, overLimit } from "./markup";
+import { blankRawText, countMarkup, escapeStrayLessThan, MAX_TAGS, overLimit } from "./markup";
 import { type AllowedTag, MarkupWriter, type OpenElement } from "./writer";
 
 // DESIGN.md sections 6 and 6a. The rewriter's own output is thrown away: the cleaned description
@@ -11,7 +11,12 @@ import { type AllowedTag, MarkupWriter, type OpenElement } from "./writer";
 // Cost: each event is a call from the rewriter into JavaScript, by far the largest cost per tag
 // (docs/benchmarks.md), so the handlers do as little as they can: one handler per tag name (no
 // tagName read), no end-tag handler for `br`, text gathered as one string per text node. The
-// number of events is bounded by a count made before the rewriter runs (markup.ts).
+// number of events is bounded by a count made before the rewriter runs (markup.ts), over the
+// input the rewriter reads: stray `<` written as `&lt;` and `<` in raw text (<style>…) as spaces,
+// neither of which is a tag, so that they cost no event.
+//
+// No handler throws: an error thrown inside one leaves the rewriter as a plain Error, whatever
+// it was. A handler records what went wrong, and it is reported once the rewriter is done.
 
 const ALLOWED: readonly AllowedTag[] = ["strong", "b", "em", "i", "br", "p", "div", "ul", "ol", "li", "a"];
 
@@ -32,18 +37,41 @@ const VOID_BUT_NOT_TO_LOL_HTML = "frame";
  */
 const MAX_EVENTS = 4 * MAX_TAGS + 1_000;
 
+/**
+ * DESIGN 6b: the most a cleaned description may hold, in UTF-8 bytes. Escaping can make it up to
+ * five times its input (`&` is stored as `&amp;`); D1 caps a value at 2 MB and the board repeats
+ * the description in its `jsonLd`.
+ */
+export const MAX_CLEANED_BYTES = 1_000_000;
+
 /** Work done so far in this isolate, for tests and the benchmark to count (never timed). */
 export const cleanerWork = { passes: 0, events: 0 };
 
 /**
  * Cleans job description HTML down to the allow-list; the result is well-formed and cleaning
  * it again changes nothing. Throws a ValidationError (field `description`) for HTML over the
- * limits of DESIGN 6a: more than 20 000 tags, or more than 10 000 elements open at once.
+ * limits of DESIGN 6a (more than 20 000 tags, or more than 10 000 elements open at once) and for
+ * a cleaned form over MAX_CLEANED_BYTES (6b).
  */
-export async function cleanDescription(html: string): Promise<string> {
-  const count = countMarkup(html);
+export async function cleanDescription(description: string): Promise<string> {
+  const cleaned = await cleanWithinLimits(escapeStrayLessThan(description));
+  if (isOverBytes(cleaned, MAX_CLEANED_BYTES)) throw new ValidationError([{ field: "description", message: TOO_LARGE }]);
+  return cleaned;
+}
+
+/** Whether `text` is more than `max` bytes in UTF-8, encoding it only when its length leaves it open. */
+function isOverBytes(text: string, max: number): boolean {
+  // Each UTF-16 unit is 1 to 3 bytes in UTF-8 (a surrogate pair 4 for its two).
+  if (text.length > max) return true;
+  if (text.length * 3 <= max) return false;
+  return new TextEncoder().encode(text).byteLength > max;
+}
+
+async function cleanWithinLimits(input: string): Promise<string> {
+  const count = countMarkup(input);
   const refusal = overLimit(count);
   if (refusal !== null) throw new ValidationError([{ field: "description", message: refusal }]);
+  const html = blankRawText(input, count.rawText);
   const writer = new MarkupWriter();
   try {
     await rewrite(html, writer);
@@ -66,12 +94,13 @@ export async function cleanDescription(html: string): Promise<string> {
  */
 export async function rewriteUnbounded(html: string): Promise<string> {
   const writer = new MarkupWriter();
-  await rewrite(html, writer, Infinity);
+  await rewrite(escapeStrayLessThan(html), writer, Infinity);
   return writer.finish();
 }
 
 const TOO_MANY_OPEN = "Description HTML leaves too many elements open at once to be cleaned; close elements such as <p>, <li> and <div>.";
 const AMBIGUOUS = "Description HTML has a raw-text element such as <style> where it cannot be read unambiguously; remove it.";
+const TOO_LARGE = `Description is more than ${MAX_CLEANED_BYTES.toLocaleString("en-US")} bytes once cleaned (UTF-8, with &, < and > in text stored as &amp;, &lt; and &gt;); shorten it.`;
 
 async function cleanAround(html: string, skipped: readonly [number, number][]): Promise<string> {
   const writer = new MarkupWriter();
@@ -102,11 +131,9 @@ function isParserError(error: unknown): error is TypeError {
 async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENTS): Promise<void> {
   cleanerWork.passes++;
   let events = 0;
-  const counted = () => {
-    if (++events > maxEvents) {
-      throw new ValidationError([{ field: "description", message: overLimit({ tags: MAX_TAGS + 1, maxOpen: 0, ambiguous: [] })! }]);
-    }
-  };
+  // Past the budget every handler returns at once: the rewriter still reads to the end, but
+  // hands nothing more to the writer.
+  const counted = () => ++events <= maxEvents;
   let dropping = false; // inside an element that goes with its content
   // Text since the last tag written, flushed at the next one: reading each chunk's
   // lastInTextNode would cost a call into the runtime per chunk. (Text on both sides of a
@@ -118,15 +145,14 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
     text = "";
   };
   const closer = (open: OpenElement) => () => {
-    counted();
+    if (!counted()) return;
     flushText();
     writer.end(open);
   };
 
   const keep = (tag: AllowedTag): HTMLRewriterElementContentHandlers => ({
     element(element) {
-      counted();
-      if (dropping) return;
+      if (!counted() || dropping) return;
       flushText();
       let attributes: [string, string][] | undefined;
       if (tag === "a") {
@@ -142,13 +168,11 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
   });
   const drop = (tag: string): HTMLRewriterElementContentHandlers => ({
     element(element) {
-      counted();
-      if (dropping) return;
+      if (!counted() || dropping) return;
       flushText();
       // Void and self-closing ones (`<embed>`, `<svg/>`) have no content to drop.
       dropping = tag !== VOID_BUT_NOT_TO_LOL_HTML && onEndTag(element, () => {
-        counted();
-        dropping = false;
+        if (counted()) dropping = false;
       });
     },
   });
@@ -159,8 +183,7 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
   for (const tag of DROPPED_WITH_CONTENT) rewriter = rewriter.on(tag, drop(tag));
   rewriter = rewriter.onDocument({
     text(chunk) {
-      counted();
-      if (dropping) return;
+      if (!counted() || dropping) return;
       text += chunk.text;
     },
     // Comments and doctypes are simply never written, nor is anything else not handled here.
@@ -171,6 +194,9 @@ async function rewrite(html: string, writer: MarkupWriter, maxEvents = MAX_EVENT
     await rewriter.transform(new Response(html)).arrayBuffer();
   } finally {
     cleanerWork.events += events;
+  }
+  if (events > maxEvents) {
+    throw new ValidationError([{ field: "description", message: overLimit({ tags: MAX_TAGS + 1, maxOpen: 0, ambiguous: [], rawText: [] })! }]);
   }
   flushText();
 }

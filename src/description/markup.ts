@@ -17,12 +17,14 @@ export const MAX_TAGS = 20_000;
 export const MAX_OPEN_ELEMENTS = 10_000;
 
 export interface MarkupCount {
-  /** Start and end tags (implied end tags included), comments, doctypes and processing instructions. */
+  /** Start and end tags (implied end tags and `</>` included), comments, doctypes and processing instructions. */
   tags: number;
   /** The deepest stack of elements open at once, closing by end tags only (as lol-html tracks them). */
   maxOpen: number;
   /** `[from, to)` of each `<select>` and `<frameset>` with its content (see clean.ts). */
   ambiguous: [number, number][];
+  /** `[from, to)` of the content of each raw-text element, and whether it is a script's (see blankRawText). */
+  rawText: [number, number, boolean][];
 }
 
 const VOID = new Set([
@@ -45,17 +47,33 @@ const TOKEN = new RegExp(
     "<[!?][^>]*>?", // doctype, processing instruction, bogus comment
     `<(/?)([A-Za-z][^\\t\\n\\f\\r />]*)${ATTRIBUTES}(>?)`, // start or end tag: groups 1 (`/`), 2 (name), 3 (`>`)
     "</[^A-Za-z>][^>]*>?", // bogus comment
-    "</>|<", // ignored, or a `<` that is text
+    "</>|<", // an end tag without a name, or a `<` that is text
   ].join("|"),
   "y",
 );
+
+// HTML5 tokenising: a `<` followed by anything but a letter, `/`, `!` or `?` starts nothing; it is
+// text (`a < b`, `<1`, `<<`, a `<` at the end).
+const STRAY_LESS_THAN = /<(?![A-Za-z/!?])/g;
+
+/**
+ * The same description with each `<` that starts nothing written as `&lt;`. lol-html hands every
+ * such `<` to JavaScript as a text chunk of its own, so 1 MiB of them would cost a million
+ * events; as `&lt;` they cost none and the cleaned description is the same: text is written
+ * escaped anyway, and an attribute value (where a `<` may also stand) is decoded before use.
+ * Where neither applies (a comment, raw text) the content is dropped, and a `<` that starts
+ * nothing does not move where it ends.
+ */
+export function escapeStrayLessThan(html: string): string {
+  return html.includes("<") ? html.replace(STRAY_LESS_THAN, "&lt;") : html;
+}
 
 /**
  * Counts tags and open elements, stopping early once either limit is passed (the count is then
  * only known to be over it).
  */
 export function countMarkup(html: string): MarkupCount {
-  const count: MarkupCount = { tags: 0, maxOpen: 0, ambiguous: [] };
+  const count: MarkupCount = { tags: 0, maxOpen: 0, ambiguous: [], rawText: [] };
   let lower: string | undefined; // for finding the end of raw text, made on first need
   const open: string[] = [];
   const openByName = new Map<string, number>();
@@ -68,7 +86,12 @@ export function countMarkup(html: string): MarkupCount {
     const at = TOKEN.lastIndex;
     const token = TOKEN.exec(html)!;
     const first = token[0];
-    if (first.length === 1 || first[0] !== "<" || first === "</>") continue; // text, or `<` as text
+    if (first.length === 1 || first[0] !== "<") continue; // text, or `<` as text
+    if (first === "</>") {
+      // An end tag without a name: HTML drops it, but lol-html splits the text around it.
+      count.tags++;
+      continue;
+    }
     if (token[2] === undefined) {
       // comment, CDATA, doctype, processing instruction
       if (first.startsWith("<![CDATA[") && foreign === 0) {
@@ -114,7 +137,9 @@ export function countMarkup(html: string): MarkupCount {
     if (foreign === 0 && RAW_TEXT.has(name)) {
       lower ??= html.toLowerCase();
       const end = lower.indexOf(`</${name}`, TOKEN.lastIndex);
-      TOKEN.lastIndex = end < 0 ? html.length : end;
+      const to = end < 0 ? html.length : end;
+      count.rawText.push([TOKEN.lastIndex, to, name === "script"]);
+      TOKEN.lastIndex = to;
       continue;
     }
     if (foreign === 0 && name === "plaintext") break;
@@ -127,6 +152,30 @@ export function countMarkup(html: string): MarkupCount {
   }
   for (const from of [select, frameset]) if (from >= 0) count.ambiguous.push([from, html.length]);
   return count;
+}
+
+/** In a script, `<!--` starts an escape within which `<script` changes where it ends: those stay. */
+const INERT_IN_SCRIPT = /<(?!!--|script)/gi;
+
+/**
+ * `html` with each `<` in the given raw-text contents that cannot change where the content ends
+ * written as a space: lol-html hands the text after every `<` there to JavaScript as a chunk of
+ * its own (it might start the end tag), and the count does not see them as tags, since they are
+ * none. Those contents go with their element, so nothing read changes; positions stay where
+ * they were.
+ */
+export function blankRawText(html: string, spans: readonly [number, number, boolean][]): string {
+  const quiet = spans.filter(([from, to]) => html.slice(from, to).includes("<"));
+  if (quiet.length === 0) return html;
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to, script] of quiet) {
+    const content = html.slice(from, to);
+    parts.push(html.slice(at, from), script ? content.replace(INERT_IN_SCRIPT, " ") : content.replaceAll("<", " "));
+    at = to;
+  }
+  parts.push(html.slice(at));
+  return parts.join("");
 }
 
 /** The message for a description over a limit, or null when it is within both. */

@@ -21,7 +21,11 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   throw new BadRequestError(`The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters (optionally in double quotes).`);
 }
 
-/** JSON with object members in a fixed order, so two bodies that parse the same hash the same. */
+/**
+ * JSON with object members in a fixed order, so two bodies that parse the same hash the same.
+ * Recursive: every body reaching it was read by requireJsonBody, which refuses one nested
+ * deeper than 64 levels (DESIGN 6b), so its depth is bounded.
+ */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {

@@ -8,6 +8,8 @@ import {
   PositionTypeSchema,
   SalaryTypeSchema,
 } from "../reference/schemas";
+import { MAX_CLEANED_BYTES } from "../description/clean";
+import { MAX_OPEN_ELEMENTS, MAX_TAGS } from "../description/markup";
 import { parseCloseDate } from "./dates";
 import { MAX_AMOUNT, toTenThousandths } from "./money";
 
@@ -89,7 +91,19 @@ export const JobInputSchema = z
     categories: z.array(RefInputSchema).max(10).nullable().optional().openapi({ example: [{ id: 1 }] }),
     positionType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
     salary: SalaryInputSchema.nullable().optional(),
-    description: z.string().nullable().optional().openapi({ maxLength: MAX_BODY_BYTES, example: "<p>Join our <strong>finance</strong> team.</p>" }),
+    description: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "HTML, cleaned to the allow-list (strong b em i br p div ul ol li a) and stored as cleaned. " +
+          `At most ${MAX_TAGS.toLocaleString("en-US")} tags (start and end tags, implied end tags and comments together) and ` +
+          `${MAX_OPEN_ELEMENTS.toLocaleString("en-US")} elements open at once; the cleaned form, where text's \`&\`, \`<\` and \`>\` ` +
+          `are written as \`&amp;\`, \`&lt;\` and \`&gt;\`, at most ${MAX_CLEANED_BYTES.toLocaleString("en-US")} bytes in UTF-8. Past any of these: 400 on \`description\`.`,
+        maxLength: MAX_BODY_BYTES,
+        example: "<p>Join our <strong>finance</strong> team.</p>",
+      }),
     applicantRoutingType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
     applicationEmail: z.string().nullable().optional().openapi({ maxLength: 50, example: "jobs@acme.example" }),
     applicationUrl: z.string().nullable().optional().openapi({ maxLength: 200, example: null }),
@@ -147,8 +161,8 @@ export const JobSchema = JobHeaderSchema.extend({
   categories: z.array(CategorySchema).max(3),
   positionType: PositionTypeSchema.nullable(),
   salary: SalarySchema.nullable(),
-  // Cleaning escapes `<`, `>` and stray `&`, so the stored text can outgrow the 1 MiB it came in.
-  description: z.string().max(8 * MAX_BODY_BYTES).nullable(),
+  // Stored cleaned, at most MAX_CLEANED_BYTES in UTF-8 (DESIGN 6b), so at most as many characters.
+  description: z.string().max(MAX_CLEANED_BYTES).nullable(),
   applicantRoutingType: ApplicantRoutingTypeSchema.nullable(),
   applicationEmail: z.string().max(50).nullable().openapi({ example: "jobs@acme.example" }),
   applicationUrl: z.string().max(200).nullable().openapi({ example: null }),

@@ -1,5 +1,7 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { BadRequestError, UnsupportedMediaTypeError } from "../problem";
+import { jsonBoundErrors } from "../json-bounds";
+import { BadRequestError, UnsupportedMediaTypeError, ValidationError } from "../problem";
 
 /**
  * The one media-type rule (DESIGN 5): application/json, case-insensitive, with any parameters
@@ -9,9 +11,27 @@ import { BadRequestError, UnsupportedMediaTypeError } from "../problem";
 export const isJsonMediaType = (contentType: string) => /^\s*application\/json\s*(;|$)/i.test(contentType);
 
 /**
- * Writes need a JSON body: the wrong media type is 415, a missing body 400. Past this check the
- * request carries the canonical `application/json`, so that no library behind it applies a
- * stricter rule of its own to what this one accepted.
+ * DESIGN 6b: a body nested deeper than 64 levels, or with a string holding an unpaired surrogate,
+ * is a 400 naming where. Checked before any route reads the body (the Idempotency-Key's hash
+ * walks all of it, ignored members too). Hono keeps the body's text, so reading it here costs
+ * the route no second read; one that does not parse is left to the route's validator to refuse.
+ */
+async function checkJsonBounds(c: Context): Promise<void> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch (error) {
+    if (error instanceof SyntaxError) return;
+    throw error;
+  }
+  const errors = jsonBoundErrors(body);
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+/**
+ * Writes need a JSON body: the wrong media type is 415, a missing body 400, one past the bounds
+ * of 6b 400. Past this check the request carries the canonical `application/json`, so that no
+ * library behind it applies a stricter rule of its own to what this one accepted.
  */
 export const requireJsonBody = createMiddleware(async (c, next) => {
   const contentType = c.req.header("Content-Type");
@@ -24,5 +44,12 @@ export const requireJsonBody = createMiddleware(async (c, next) => {
     headers.set("Content-Type", "application/json");
     c.req.raw = new Request(c.req.raw, { headers });
   }
+  await checkJsonBounds(c);
+  await next();
+});
+
+/** For a route that takes JSON or another media type (a form): the bounds of 6b when the body is JSON. */
+export const boundedJsonBody = createMiddleware(async (c, next) => {
+  if (isJsonMediaType(c.req.header("Content-Type") ?? "") && c.req.raw.body !== null) await checkJsonBounds(c);
   await next();
 });
