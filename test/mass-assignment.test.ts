@@ -127,7 +127,10 @@ describe("mass assignment (OWASP API3)", () => {
   });
 
   it("any subset of server-owned members with any values, in any write, is never applied (property)", async () => {
-    const value = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.boolean(), fc.constant(PAST), fc.constant({ id: 1, name: "x" }));
+    // No positive integer below 10^9: a forged id equal to the id the job gets anyway would
+    // prove nothing (the test database hands out small ids).
+    const integer = fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 1_000_000_000 }));
+    const value = fc.oneof(integer, fc.string({ maxLength: 10 }), fc.constant(null), fc.boolean(), fc.constant(PAST), fc.constant({ id: 1, name: "x" }));
     const member = fc.constantFrom("id", "employer", "employerId", "employer_id", "publishDate", "publish_date", "createdAt", "created_at", "updatedAt", "updated_at", "employerName");
     let n = 0;
     await fc.assert(
