@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { consumeEmailBatch, type QueuedCopy } from "./email/delivery";
+import { consumeEmailBatch, type QueuedCopy } from "./applications/copies";
 import type { Env } from "./env";
 import { createDispatcher } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeEmailBatch } from "../src/email/delivery";
+import { consumeEmailBatch } from "../src/applications/copies";
 import worker from "../src/index";
 import { RETRY_DELAYS_SECONDS } from "../src/events/retry-schedule";
 import { BASE, createEmployer, problemOf, request } from "./support/api";

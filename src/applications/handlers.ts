@@ -1,11 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { dispatchAfterResponse } from "../events/dispatch";
-import { enqueueCopies } from "../email/delivery";
+import { enqueueCopies } from "./copies";
 import { afterResponse } from "../http/after-response";
 import { buildPaging } from "../http/paging";
-import { TooManyRequestsError } from "../http/problem";
-import { RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
+import { isJsonMediaType } from "../http/middleware/json-body";
+import { clientAddress } from "../http/middleware/rate-limit";
 import { validationHook } from "../http/validation";
 import { getJob } from "../jobs/service";
 import { ApplicationFormSchema, applyRoute, getApplicationRoute, getResumeRoute, listJobApplicationsRoute } from "./routes";
@@ -18,17 +18,16 @@ base.openAPIRegistry.register("ApplicationForm", ApplicationFormSchema);
 
 export const applicationsApi = base
   .openapi(applyRoute, async (c) => {
-    const address = c.req.header("CF-Connecting-IP") ?? "unknown";
-    // Refused applications count too: the limit is on attempts.
-    if (!(await c.env.APPLY_RATE_LIMITER.limit({ key: `address:${address}` })).success) throw new TooManyRequestsError(RATE_LIMIT_PERIOD_SECONDS);
-    const multipart = /^multipart\/form-data/i.test(c.req.header("Content-Type") ?? "");
+    // The route's gate has counted the attempt and checked the media type before the body was read.
+    const multipart = !isJsonMediaType(c.req.header("Content-Type") ?? "");
     const body = (multipart ? c.req.valid("form") : c.req.valid("json")) as Record<string, unknown>;
     const { resume, "cf-turnstile-response": token, ...fields } = body;
     const { receipt, events } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
       fields,
-      resume: resume as File | string | undefined,
+      resume,
+      multipart,
       turnstileToken: typeof token === "string" ? token : undefined,
-      clientAddress: address,
+      clientAddress: clientAddress(c),
     });
     dispatchAfterResponse(c, events);
     afterResponse(c, enqueueCopies(c.env, [receipt.id]), "email copy not queued; the cron will sweep");

@@ -2,12 +2,21 @@ import { z } from "@hono/zod-openapi";
 import { int32 } from "../http/limits";
 import { PagingSchema } from "../http/schemas";
 
+/** DESIGN 6b: name and phone reach the emailed copy's lines and headers: no CR, LF or other control character. */
+const singleLine = (s: string) => !/\p{Cc}/u.test(s);
+
 /** The applicant's fields (DESIGN 15), as JSON or as multipart form fields. */
 export const ApplicationInputSchema = z
   .object({
-    name: z.string().trim().min(1).refine((s) => [...s].length <= 100, "name must be at most 100 characters.").openapi({ maxLength: 100, example: "Ada Lovelace" }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((s) => [...s].length <= 100, "name must be at most 100 characters.")
+      .refine(singleLine, "name must be one line, without control characters.")
+      .openapi({ maxLength: 100, description: "One line: no control characters (CR and LF included).", example: "Ada Lovelace" }),
     email: z.string().max(254).email().openapi({ example: "ada@example.com" }),
-    phone: z.string().max(30).optional().openapi({ example: "+1 604 555 0100" }),
+    phone: z.string().max(30).refine(singleLine, "phone must be one line, without control characters.").optional().openapi({ description: "One line: no control characters (CR and LF included).", example: "+1 604 555 0100" }),
     coverLetter: z
       .string()
       .refine((s) => [...s].length <= 10_000, "coverLetter must be at most 10000 characters.")

@@ -14,9 +14,16 @@ const TURNSTILE_VERIFY = "https://challenges.cloudflare.com/turnstile/v0/sitever
 
 export interface Submission {
   fields: Record<string, unknown>;
-  resume?: File | string;
+  /** As sent: a File in multipart, anything at all in JSON. */
+  resume?: unknown;
+  multipart: boolean;
   turnstileToken?: string;
   clientAddress?: string;
+}
+
+/** A form field sent more than once arrives as a list: each is refused by its name. */
+function repeatedFields(fields: Record<string, unknown>): FieldError[] {
+  return Object.entries(fields).flatMap(([field, value]) => (Array.isArray(value) ? [{ field, message: `${field} must be sent once.` }] : []));
 }
 
 async function checkTurnstile(env: Env, submission: Submission): Promise<void> {
@@ -31,9 +38,12 @@ async function checkTurnstile(env: Env, submission: Submission): Promise<void> {
 }
 
 /** The résumé's bytes and recognised type, or the reason it is refused. */
-async function readResume(resume: File | string | undefined): Promise<{ bytes: Uint8Array; filename: string; contentType: string } | FieldError | null> {
-  if (resume === undefined || resume === "") return null;
-  if (typeof resume === "string") return { field: "resume", message: "resume must be a file (multipart/form-data)." };
+async function readResume(resume: unknown, multipart: boolean): Promise<{ bytes: Uint8Array; filename: string; contentType: string } | FieldError | null> {
+  // JSON null, like an empty form field, is no résumé.
+  if (resume === undefined || resume === null || resume === "") return null;
+  if (!multipart) return { field: "resume", message: "resume must be a file sent with multipart/form-data; a JSON application carries no résumé." };
+  if (Array.isArray(resume)) return { field: "resume", message: "resume must be one file; several were sent." };
+  if (!(resume instanceof File)) return { field: "resume", message: "resume must be a file (multipart/form-data)." };
   if (resume.size > MAX_RESUME_BYTES) return { field: "resume", message: "resume must be at most 5 MiB." };
   const bytes = new Uint8Array(await resume.arrayBuffer());
   const kind = recogniseResume(bytes);
@@ -58,9 +68,10 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
     );
   }
   await checkTurnstile(env, submission);
+  const repeated = repeatedFields(submission.fields);
   const parsed = ApplicationInputSchema.safeParse(submission.fields);
-  const errors = parsed.success ? [] : toFieldErrors(parsed.error.issues);
-  const resume = await readResume(submission.resume);
+  const errors = [...repeated, ...(parsed.success ? [] : toFieldErrors(parsed.error.issues).filter((e) => !repeated.some((r) => r.field === e.field)))];
+  const resume = await readResume(submission.resume, submission.multipart);
   if (resume && "field" in resume) errors.push(resume);
   if (errors.length || !parsed.success) throw new ValidationError(errors);
 

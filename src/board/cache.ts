@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { afterResponse } from "../http/after-response";
 import { TooManyRequestsError } from "../http/problem";
-import { RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
+import { clientAddress, RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
 
 export const BOARD_MAX_AGE_SECONDS = 60;
 
@@ -24,7 +24,7 @@ function notModified(etag: string): Response {
  * old, 404s included), `Cache-Control: public, max-age=60`, an ETag and 304 on If-None-Match.
  */
 export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
-  const { success } = await c.env.BOARD_RATE_LIMITER.limit({ key: `address:${c.req.header("CF-Connecting-IP") ?? "unknown"}` });
+  const { success } = await c.env.BOARD_RATE_LIMITER.limit({ key: `address:${clientAddress(c)}` });
   if (!success) throw new TooManyRequestsError(RATE_LIMIT_PERIOD_SECONDS);
   if (c.req.method !== "GET") return next();
 

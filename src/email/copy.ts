@@ -1,5 +1,6 @@
 // DESIGN 15: the copy of an application emailed to the job's applicationEmail, written for the
-// person who reads it.
+// person who reads it. Every value that reaches a header is one line with no control character
+// (DESIGN 6b): nothing an applicant or an employer wrote can add a header or a recipient.
 
 export interface ApplicationCopy {
   job: { id: number; title: string | null };
@@ -7,29 +8,42 @@ export interface ApplicationCopy {
   resume: { filename: string; contentType: string; content: ArrayBuffer } | null;
 }
 
+/** One line for a header: control characters (CR and LF included) become spaces, runs of space one. */
+export function headerValue(text: string): string {
+  return text.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/** The cover letter inside the body only, every line quoted, so no line of it reads as ours. */
+export function quoted(text: string): string[] {
+  return text.split(/\r\n|\r|\n/).map((line) => `> ${line.replace(/[\p{Cc}]/gu, (ch) => (ch === "\t" ? ch : ""))}`);
+}
+
 export function composeCopy(copy: ApplicationCopy, from: string, to: string) {
   const { job, application, resume } = copy;
-  const title = job.title ?? "your job posting";
+  const title = headerValue(job.title ?? "") || "your job posting";
+  const name = headerValue(application.name);
   const lines = [
     `A new application for "${title}" (job ${job.id}) arrived on ${new Date(application.receivedAt).toUTCString()}.`,
     "",
-    `Name:  ${application.name}`,
-    `Email: ${application.email}`,
-    ...(application.phone ? [`Phone: ${application.phone}`] : []),
+    `Name:  ${name}`,
+    `Email: ${headerValue(application.email)}`,
+    ...(application.phone ? [`Phone: ${headerValue(application.phone)}`] : []),
     "",
-    application.coverLetter ? "Cover letter:" : "No cover letter was sent.",
-    ...(application.coverLetter ? ["", application.coverLetter] : []),
+    application.coverLetter ? "Cover letter, as the applicant wrote it:" : "No cover letter was sent.",
+    ...(application.coverLetter ? ["", ...quoted(application.coverLetter)] : []),
     "",
-    resume ? `The résumé is attached (${resume.filename}).` : "No résumé was attached.",
+    resume ? `The résumé is attached (${headerValue(resume.filename)}).` : "No résumé was attached.",
     "",
     `Application ${application.id}; read it with GET /api/v1.1/applications/${application.id}.`,
   ];
   return {
-    from,
-    to,
-    replyTo: application.email,
-    subject: `New application: ${title} (job ${job.id}) from ${application.name}`,
+    from: headerValue(from),
+    to: headerValue(to),
+    replyTo: headerValue(application.email),
+    subject: `New application: ${title} (job ${job.id}) from ${name}`,
     text: lines.join("\n"),
-    ...(resume ? { attachments: [{ disposition: "attachment" as const, filename: resume.filename, type: resume.contentType, content: resume.content }] } : {}),
+    ...(resume
+      ? { attachments: [{ disposition: "attachment" as const, filename: headerValue(resume.filename), type: headerValue(resume.contentType), content: resume.content }] }
+      : {}),
   };
 }

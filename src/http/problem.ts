@@ -85,12 +85,12 @@ export class PayloadTooLargeError extends ProblemError {
 }
 
 export class UnsupportedMediaTypeError extends ProblemError {
-  constructor(received: string | undefined) {
+  constructor(received: string | undefined, accepted: string[] = ["application/json"]) {
     super(
       415,
       "unsupported-media-type",
       "Unsupported media type.",
-      `Send the body as application/json (received ${received ? `"${received}"` : "no Content-Type"}).`,
+      `Send the body as ${accepted.join(" or ")} (received ${received ? `"${received}"` : "no Content-Type"}).`,
     );
   }
 }

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { findApiKey } from "../auth/api-keys";
 import type { AppEnv } from "../env";
+import { callerOf } from "../http/middleware/authenticate";
 import { buildPaging } from "../http/paging";
 import { NotFoundError } from "../http/problem";
 import { validationHook } from "../http/validation";
@@ -51,8 +51,7 @@ export const referenceApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
       return c.json(location, 200);
     }
     // DESIGN 3: a place an employer created is answered to that employer's key only.
-    const apiKey = c.req.header("API-Key")?.trim();
-    const caller = apiKey ? await findApiKey(c.env.API_KEYS, apiKey) : null;
+    const caller = await callerOf(c);
     if (caller?.employerId !== ownerEmployerId) throw new NotFoundError(NO_LOCATION);
     c.header("Cache-Control", "private, no-store");
     return c.json(location, 200);

@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { expireApplications, purgeDeletedResumes } from "../applications/retention";
-import { sweepEmailCopies } from "../email/delivery";
+import { sweepEmailCopies } from "../applications/copies";
 import type { EventDispatcher } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";

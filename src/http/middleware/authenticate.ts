@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findApiKey } from "../../auth/api-keys";
 import type { AppEnv } from "../../env";
@@ -7,18 +8,27 @@ import { countFailedAuthentication } from "./rate-limit";
 // Real keys are short; anything longer is rejected before hashing.
 const MAX_API_KEY_LENGTH = 256;
 
+/**
+ * The employer a sent `API-Key` names, or null when none was sent. A key that is sent and
+ * unknown counts as a failed authentication (DESIGN 6b), on every path that reads one: past the
+ * per-address limit the answer is a 429, whatever the path.
+ */
+export async function callerOf(c: Context<AppEnv>): Promise<{ employerId: number } | null> {
+  const apiKey = c.req.header("API-Key")?.trim();
+  if (!apiKey) return null;
+  const record = apiKey.length <= MAX_API_KEY_LENGTH ? await findApiKey(c.env.API_KEYS, apiKey) : null;
+  if (!record) await countFailedAuthentication(c);
+  return record;
+}
+
 /** Spec 5: every job operation needs a valid `API-Key`; the employer it names owns the request. */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
-  const apiKey = c.req.header("API-Key")?.trim();
-  if (!apiKey) {
+  if (!c.req.header("API-Key")?.trim()) {
     await countFailedAuthentication(c);
     throw new UnauthorizedError("Send your API key in the API-Key header.");
   }
-  const record = apiKey.length <= MAX_API_KEY_LENGTH ? await findApiKey(c.env.API_KEYS, apiKey) : null;
-  if (!record) {
-    await countFailedAuthentication(c);
-    throw new UnauthorizedError("The API key is not valid.");
-  }
-  c.set("employerId", record.employerId);
+  const caller = await callerOf(c);
+  if (!caller) throw new UnauthorizedError("The API key is not valid.");
+  c.set("employerId", caller.employerId);
   await next();
 });

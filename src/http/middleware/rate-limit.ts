@@ -9,7 +9,10 @@ import { TooManyRequestsError } from "../problem";
  */
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
-async function enforce(limiter: RateLimit, key: string): Promise<void> {
+/** The client's address as Cloudflare saw it; locally absent, so every local client is one. */
+export const clientAddress = (c: Context) => c.req.header("CF-Connecting-IP") ?? "unknown";
+
+export async function enforce(limiter: RateLimit, key: string): Promise<void> {
   const { success } = await limiter.limit({ key });
   if (!success) throw new TooManyRequestsError(RATE_LIMIT_PERIOD_SECONDS);
 }
@@ -41,5 +44,5 @@ export const limitJobRequests = createMiddleware<AppEnv>(async (c, next) => {
  * caps the KV reads and log noise a scanner or a misconfigured integration can cause.
  */
 export async function countFailedAuthentication(c: Context<AppEnv>): Promise<void> {
-  await enforce(c.env.AUTH_FAILURE_RATE_LIMITER, `address:${c.req.header("CF-Connecting-IP") ?? "unknown"}`);
+  await enforce(c.env.AUTH_FAILURE_RATE_LIMITER, `address:${clientAddress(c)}`);
 }

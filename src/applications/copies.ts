@@ -1,9 +1,11 @@
-import { findApplicationById, recordEmailAttempt, dueEmailCopies } from "../applications/repository";
+// The emailed copy of each application (DESIGN 15): applications own it (its status is the
+// application's); src/email/ only writes the message.
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import { findJobForCopy } from "../jobs/published";
-import { composeCopy } from "./copy";
+import { composeCopy } from "../email/copy";
+import { dueEmailCopies, findApplicationById, recordEmailAttempt } from "./repository";
 
 export interface QueuedCopy {
   applicationId: number;
