@@ -1,0 +1,42 @@
+import { sql, type SQL } from "drizzle-orm";
+import { recordEvents } from "../../events/outbox";
+import type { JobEventType } from "../../events/types";
+import { JOB_COLUMNS_OBJECT, JOB_FROM } from "./columns";
+import { jobSnapshot } from "./reads";
+import { jobIdOf, type JobKey } from "./statements";
+
+// What a job's change records in the events outbox, in the change's own batch (DESIGN 13, 16).
+
+export const deletedJobSource = sql`employer_id, id AS subject_id, revision,
+  json_object('job', json_object('id', id, 'referenceId', reference_id)) AS data`;
+
+/** The events of a job's change, for the write batch that stores it (the job as it is then). */
+export function jobEventStatements(employerId: number, key: JobKey, types: JobEventType[], occurredAt: number): SQL[] {
+  if (types.length === 0) return [];
+  return [
+    recordEvents(
+      types,
+      occurredAt,
+      sql`SELECT ${employerId} AS employer_id, j.id AS subject_id, j.revision AS revision, json_object('job', json(${jobSnapshot(employerId, key)})) AS data
+        FROM jobs j WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`,
+    ),
+  ];
+}
+
+/** A batch entry's `job.deleted`, recorded before its delete statement. */
+export function deletedEventStatement(employerId: number, id: number, occurredAt: number): SQL {
+  return recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource} FROM jobs WHERE id = ${id} AND employer_id = ${employerId}`);
+}
+
+/**
+ * The cron's events, set-based: one event source over every job `condition` (the cron's own
+ * WHERE, on table `jobs`) selects, with the job as the UPDATE right after it will leave it
+ * (`changes`: JSON paths and values, revision + 1).
+ */
+export function scheduledEventSource(condition: SQL, changes: SQL): SQL {
+  return sql`SELECT j.employer_id AS employer_id, j.id AS subject_id, j.revision + 1 AS revision,
+      json_object('job', json_set(${JOB_COLUMNS_OBJECT}, '$.revision', j.revision + 1, ${changes})) AS data
+    ${JOB_FROM}
+    WHERE j.id IN (SELECT id FROM jobs WHERE ${condition})`;
+}
+

@@ -1,0 +1,21 @@
+// All of the jobs capability's SQL, split by what it does; other code imports it from here.
+export { JOB_FROM, publicColumns, selectedColumns } from "./columns";
+export { deletedEventStatement, jobEventStatements, scheduledEventSource } from "./event-sources";
+export { listJobs, type ListFilter } from "./list";
+export { findJob, findJobsByReference, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
+export type { JobHeaderRow, JobRow } from "./rows";
+export { all, PlaceLimitReached, RevisionMismatch, writeBatch, type JobKey } from "./statements";
+export {
+  deleteJob,
+  deleteStatements,
+  findOwnedPlaces,
+  insertJob,
+  insertStatements,
+  isReferenceIdConflict,
+  MAX_OWNED_PLACES,
+  updateJob,
+  updateStatements,
+  type ExtraStatements,
+  type JobUpdate,
+  type OwnedPlace,
+} from "./writes";

@@ -1,0 +1,68 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { inList } from "../../db/lists";
+import type { RecordedEvent } from "../../events/outbox";
+import { JOB_COLUMNS_OBJECT, JOB_FROM, selectedColumns } from "./columns";
+import type { JobRow } from "./rows";
+import { all, jobIdOf, writeBatch, type JobKey } from "./statements";
+
+/** The whole job in ONE statement: GET costs one round trip, and writes end with it in their batch. */
+export function selectJob(employerId: number, key: JobKey): SQL {
+  return sql`SELECT ${selectedColumns} ${JOB_FROM} WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`;
+}
+
+/**
+ * The job as a JSON text of its JobRow, as a scalar SQL expression: a statement in a write
+ * batch stores what the job became (an idempotent replay, an event) without another read.
+ * parseJobSnapshot of it is a JobRow, so the one representation (toJob) renders it later.
+ */
+export function jobSnapshot(employerId: number, key: JobKey): SQL {
+  return sql`(SELECT ${JOB_COLUMNS_OBJECT} ${JOB_FROM}
+    WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId})`;
+}
+
+type Snapshot = Omit<JobRow, "locations" | "categories"> & { locations: unknown; categories: unknown };
+const fromSnapshot = (row: Snapshot): JobRow => ({ ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) });
+
+/** A jobSnapshot's text back as the JobRow it was taken from (SQLite nests the lists as JSON). */
+export function parseJobSnapshot(text: string): JobRow {
+  return fromSnapshot(JSON.parse(text) as Snapshot);
+}
+
+/** jobSnapshotsByReference's JSON (already parsed) back as JobRows. */
+export function fromJobSnapshots(snapshots: unknown[]): JobRow[] {
+  return (snapshots as Snapshot[]).map(fromSnapshot);
+}
+
+export async function findJob(db: Database, employerId: number, key: JobKey): Promise<JobRow | undefined> {
+  return (await all<JobRow>(db, selectJob(employerId, key)))[0];
+}
+
+/** The employer's jobs with these referenceIds: one statement, two bound values, whatever the count. */
+function selectJobsByReference(employerId: number, referenceIds: string[]): SQL {
+  return sql`SELECT ${selectedColumns} ${JOB_FROM}
+    WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)}`;
+}
+
+export async function findJobsByReference(db: Database, employerId: number, referenceIds: string[]): Promise<JobRow[]> {
+  return referenceIds.length ? all<JobRow>(db, selectJobsByReference(employerId, referenceIds)) : [];
+}
+
+/** Like jobSnapshot, for many jobs: a JSON array of their JobRows, as a scalar SQL expression. */
+export function jobSnapshotsByReference(employerId: number, referenceIds: string[]): SQL {
+  return sql`(SELECT json_group_array(${JOB_COLUMNS_OBJECT}) ${JOB_FROM}
+    WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)})`;
+}
+
+/** Runs the statements of many job writes in one atomic batch, then reads those jobs back. */
+export async function writeJobs(
+  db: Database,
+  employerId: number,
+  statements: SQL[],
+  readBack: string[],
+  events?: RecordedEvent[],
+): Promise<JobRow[]> {
+  const results = await writeBatch(db, [...statements, selectJobsByReference(employerId, readBack)], events);
+  return results.at(-1)!.results as JobRow[];
+}
+

@@ -1,0 +1,63 @@
+import { sql, type SQL } from "drizzle-orm";
+import { toStatement, type Database } from "../../db/client";
+import { recordedEventsOf, type RecordedEvent } from "../../events/outbox";
+
+// How every job statement runs: reads, atomic write batches, and the guards that stop them.
+
+const statement = toStatement;
+
+export async function all<T>(db: Database, query: SQL): Promise<T[]> {
+  return (await statement(db, query).all<T>()).results;
+}
+
+/** One round trip, atomic: D1 runs a batch as one transaction. */
+export async function batch(db: Database, queries: SQL[]): Promise<D1Result[]> {
+  return db.$client.batch(queries.map((query) => statement(db, query)));
+}
+
+/** Which job a statement means: by id, by referenceId, or the one this batch just inserted. */
+export type JobKey = { id: number } | { referenceId: string } | { justInserted: true };
+
+export function jobIdOf(employerId: number, key: JobKey): SQL {
+  if ("id" in key) return sql`${key.id}`;
+  if ("referenceId" in key) {
+    return sql`(SELECT id FROM jobs WHERE employer_id = ${employerId} AND reference_id = ${key.referenceId})`;
+  }
+  // Inside one atomic batch no other write interleaves and ids only grow (AUTOINCREMENT), so
+  // the table's newest row is ours: max(id) over the whole table is one seek on the rowid
+  // b-tree, where filtering by employer would walk all of that employer's index entries.
+  return sql`(SELECT max(id) FROM jobs)`;
+}
+
+// `write_guards` (drizzle/0005) aborts the whole batch when the condition is false; the error
+// names the reason, so the caller learns why nothing was written.
+
+/** The batch stopped because the job's revision was not the expected one (or it is gone). */
+export class RevisionMismatch extends Error {}
+/** The batch stopped because the employer has as many places of its own as allowed. */
+export class PlaceLimitReached extends Error {}
+
+export const guard = (condition: SQL, reason: "revision" | "place_limit") =>
+  sql`INSERT INTO write_guards (passed, reason) VALUES (${condition}, ${reason})`;
+
+function guardFailure(error: unknown): Error | undefined {
+  const message = error instanceof Error ? error.message : "";
+  if (message.includes("write_guard:revision")) return new RevisionMismatch();
+  if (message.includes("write_guard:place_limit")) return new PlaceLimitReached();
+  return undefined;
+}
+
+/**
+ * Runs a write batch (one round trip, atomic); a guard that stopped it is rethrown as what it
+ * means. The events it recorded are added to `events`, for their subscribers.
+ */
+export async function writeBatch(db: Database, queries: SQL[], events?: RecordedEvent[]): Promise<D1Result[]> {
+  let results: D1Result[];
+  try {
+    results = await batch(db, queries);
+  } catch (error) {
+    throw guardFailure(error) ?? error;
+  }
+  events?.push(...recordedEventsOf(results));
+  return results;
+}
