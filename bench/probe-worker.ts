@@ -3,7 +3,7 @@
 import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
-import { runScheduledJobs } from "../src/scheduled/runner";
+import { runScheduledJobs } from "../src/jobs/scheduled-rules";
 import { countingD1 } from "../test/support/count-d1";
 
 const TRIPS_HEADER = "X-Bench-D1-Trips";

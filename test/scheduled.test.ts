@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDatabase } from "../src/db/client";
 import worker from "../src/index";
 import type { Env } from "../src/env";
-import { runScheduledJobs, scheduledRules } from "../src/scheduled/runner";
+import { runScheduledJobs, scheduledRules } from "../src/jobs/scheduled-rules";
 import { createEmployer } from "./support/api";
 import { countingD1 } from "./support/count-d1";
 import { type SeedJobOverrides, seedJobs } from "./support/seed-jobs";

@@ -4,7 +4,7 @@ import { sweepEmailCopies } from "../applications/copies";
 import type { EventDispatcher } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
-import { runScheduledJobs } from "./runner";
+import { runScheduledJobs } from "../jobs/scheduled-rules";
 import { failureOf, runStages } from "./stages";
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { createDatabase, toStatement, type Database } from "../db/client";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
-import { scheduledEventSource } from "../jobs/repository";
+import { scheduledEventSource } from "./repository";
 import { employers, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
