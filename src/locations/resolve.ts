@@ -1,7 +1,7 @@
 import type { GazetteerPlace } from "../reference/repository";
 import type { Location } from "../reference/schemas";
 import { codePoints } from "../http/limits";
-import { placeKey } from "./place-key";
+import { placeKey } from "../reference/place-key";
 import { PROVINCES, provinceCode } from "./provinces";
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { applicantRoutingTypes, categories, locations, positionTypes, salaryTypes } from "../db/schema";
-import { placeKey } from "../locations/place-key";
+import { placeKey } from "./place-key";
 import type { Location, NamedRef, SalaryType } from "./schemas";
 
 export interface GazetteerPlace extends Location {
