@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { createEmployer, problemOf, request, type TestEmployer } from "./support/api";
+import { countingD1 } from "./support/count-d1";
+import { afterAnswers, interleavedD1, proxiedD1, requestWith } from "./support/d1-proxies";
 import { jobBody } from "./support/jobs";
 
 // DESIGN 11: Idempotency-Key on POST /jobs.
@@ -11,6 +13,105 @@ const post = (who: TestEmployer, key: string | undefined, json: unknown) =>
 
 const jobCount = async (employerId: number) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE employer_id = ?").bind(employerId).first<{ n: number }>())!.n;
+
+/**
+ * The D1 binding of a server that dies while it writes a job: the first batch that inserts or
+ * updates a job never answers (its statements stored first when `stored`), and every call after
+ * it fails, as nothing of a dead isolate runs on. `reached` resolves when that batch is sent;
+ * with `gate`, the batch waits for it instead of dying (a request still being processed).
+ */
+function dyingD1(options: { stored?: boolean; gate?: Promise<void> } = {}) {
+  let dead = false;
+  let reach: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  const sqlOf = new WeakMap<object, string>();
+  const die = () => {
+    throw new Error("The isolate was terminated.");
+  };
+  const statement = (raw: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const wrapper = new Proxy(raw, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "bind") return (...params: unknown[]) => statement(value.apply(target, params), sql);
+        return (...args: unknown[]) => (dead ? die() : value.apply(target, args));
+      },
+    });
+    sqlOf.set(wrapper, sql);
+    rawOf.set(wrapper, raw);
+    return wrapper;
+  };
+  const rawOf = new WeakMap<object, D1PreparedStatement>();
+  const db = proxiedD1((name, original) => {
+    if (name === "prepare") return (sql: string) => statement(original(sql), sql);
+    if (name !== "batch") return undefined;
+    return async (statements: D1PreparedStatement[]) => {
+      if (dead) die();
+      const raws = statements.map((s) => rawOf.get(s) ?? s);
+      if (!statements.some((s) => /^\s*(INSERT INTO|UPDATE) jobs\b/i.test(sqlOf.get(s) ?? ""))) return original(raws);
+      reach();
+      if (options.gate) {
+        await options.gate;
+        return original(raws);
+      }
+      if (options.stored) await original(raws);
+      dead = true;
+      die();
+    };
+  });
+  return { db, reached };
+}
+
+const jobsOf = async (employerId: number) =>
+  (await env.DB.prepare("SELECT id, title FROM jobs WHERE employer_id = ? ORDER BY id").bind(employerId).all<{ id: number; title: string }>()).results;
+
+describe("Idempotency-Key when the server dies mid-request (DESIGN 11)", () => {
+  const postOn = (db: D1Database, who: TestEmployer, key: string, json: unknown) =>
+    requestWith(db, "/jobs", { method: "POST", apiKey: who.apiKey, json, headers: { "Idempotency-Key": key } });
+  const syncOn = (db: D1Database, who: TestEmployer, key: string, json: unknown) =>
+    requestWith(db, "/jobs/batch", { method: "POST", apiKey: who.apiKey, json, headers: { "Idempotency-Key": key } });
+  const sync = (who: TestEmployer, key: string, json: unknown) =>
+    request("/jobs/batch", { method: "POST", apiKey: who.apiKey, json, headers: { "Idempotency-Key": key } });
+
+  it("POST: 'a request that died without an answer is no longer being processed': when nothing was stored, the immediate repeat runs (201)", async () => {
+    const employer = await createEmployer();
+    expect((await postOn(dyingD1().db, employer, "crash-1", jobBody({ title: "Crashed" }))).status).toBe(500);
+    expect(await jobsOf(employer.employerId)).toEqual([]);
+    const again = await post(employer, "crash-1", jobBody({ title: "Crashed" }));
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBeNull();
+    expect((await jobsOf(employer.employerId)).map((job) => job.title)).toEqual(["Crashed"]);
+  });
+
+  it("POST: 'a repeat of its key at once replays it when its write was stored'", async () => {
+    const employer = await createEmployer();
+    expect((await postOn(dyingD1({ stored: true }).db, employer, "crash-2", jobBody({ title: "Stored" }))).status).toBe(500);
+    const [stored] = await jobsOf(employer.employerId);
+    const again = await post(employer, "crash-2", jobBody({ title: "Stored" }));
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await again.json<any>()).id).toBe(stored.id);
+    expect(again.headers.get("Location")).toMatch(new RegExp(`/jobs/${stored.id}$`));
+    expect(await jobsOf(employer.employerId)).toHaveLength(1);
+  });
+
+  it("batch: when nothing was stored the immediate repeat runs; when its write was stored the repeat replays it", async () => {
+    const employer = await createEmployer();
+    const body = { upsert: [jobBody({ referenceId: "CRASH-B-1" })] };
+    expect((await syncOn(dyingD1().db, employer, "crash-b", body)).status).toBe(500);
+    const ran = await sync(employer, "crash-b", body);
+    expect(ran.headers.get("Idempotent-Replayed")).toBeNull();
+    expect((await ran.json<any>()).results[0].status).toBe(201);
+
+    const second = { upsert: [jobBody({ referenceId: "CRASH-B-2" })] };
+    expect((await syncOn(dyingD1({ stored: true }).db, employer, "crash-b2", second)).status).toBe(500);
+    const replayed = await sync(employer, "crash-b2", second);
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    const { results } = await replayed.json<any>();
+    expect(results[0]).toMatchObject({ status: 201, referenceId: "CRASH-B-2", job: { referenceId: "CRASH-B-2" } });
+    expect(await jobsOf(employer.employerId)).toHaveLength(2);
+  });
+});
 
 describe("Idempotency-Key on POST /jobs", () => {
   it("a repeat with the same key and body answers the first response again — status, body, Location, ETag — with Idempotent-Replayed: true, and creates nothing", async () => {
@@ -55,19 +156,76 @@ describe("Idempotency-Key on POST /jobs", () => {
     expect(await jobCount(employer.employerId)).toBe(1);
   });
 
-  it("a repeat while the first is still being processed: 409 /problems/idempotency-key-in-flight", async () => {
+  it("a repeat while the first is still being processed: 409 /problems/idempotency-key-in-flight; once answered, a replay", async () => {
     const employer = await createEmployer();
     const body = jobBody({ title: "Slow" });
-    // The first request holds the key (as while it runs): its record says processing.
-    const { requestHash } = await import("../src/idempotency/rules");
-    await env.DB.prepare(
-      "INSERT INTO idempotency_keys (employer_id, key, request_hash, holder, state, created_at) VALUES (?, 'flight-1', ?, 'other-request', 'processing', ?)",
-    )
-      .bind(employer.employerId, await requestHash("POST /jobs", body), Math.floor(Date.now() / 1000))
-      .run();
+    let open: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = dyingD1({ gate });
+    const first = requestWith(held.db, "/jobs", { method: "POST", apiKey: employer.apiKey, json: body, headers: { "Idempotency-Key": "flight-1" } });
+    await held.reached; // the first request is writing its job
     const res = await post(employer, "flight-1", body);
     expect(res.status).toBe(409);
     expect((await problemOf(res)).type).toBe("/problems/idempotency-key-in-flight");
+    expect((await post(employer, "flight-1", jobBody({ title: "Other" }))).status).toBe(422);
+    open!();
+    expect((await first).status).toBe(201);
+    const after = await post(employer, "flight-1", body);
+    expect(after.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await jobsOf(employer.employerId)).toHaveLength(1);
+  });
+
+  it("a repeat processed elsewhere (another isolate) whose first request stored its answer meanwhile: the repeat's write aborts on the key, nothing of it is stored, and it replays the first answer", async () => {
+    const employer = await createEmployer();
+    const { requestHash } = await import("../src/idempotency/rules");
+    const body = { upsert: [jobBody({ referenceId: "ELSEWHERE-1" })] };
+    const firstAnswer = { results: [{ op: "upsert", index: 0, referenceId: "ELSEWHERE-1", status: 409, type: "/problems/edit-conflict", detail: "First." }], jobs: [] };
+    // What the first request's write batch stored, between the repeat's read and its write.
+    const meanwhile = async () =>
+      env.DB.prepare(
+        "INSERT INTO idempotency_keys (employer_id, key, request_hash, holder, state, response_status, response_body, created_at) VALUES (?, 'elsewhere', ?, '', 'done', 200, ?, ?)",
+      )
+        .bind(employer.employerId, await requestHash("POST /jobs/batch", body), JSON.stringify(firstAnswer), Math.floor(Date.now() / 1000))
+        .run();
+    const res = await requestWith(interleavedD1(meanwhile), "/jobs/batch", {
+      method: "POST",
+      apiKey: employer.apiKey,
+      json: body,
+      headers: { "Idempotency-Key": "elsewhere" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await res.json()).toEqual({ results: firstAnswer.results });
+    expect(await jobsOf(employer.employerId)).toEqual([]);
+  });
+
+  it("round trips (DESIGN 9): a POST with a key costs the key's read and the one write batch; a replay only the read", async () => {
+    const employer = await createEmployer();
+    const counter = countingD1(env.DB);
+    const send = () => requestWith(counter.db, "/jobs", { method: "POST", apiKey: employer.apiKey, json: jobBody(), headers: { "Idempotency-Key": "trips-1" } });
+    counter.reset();
+    expect((await send()).status).toBe(201);
+    expect(counter.count()).toBe(2);
+    // What runs after the answer (handing the events over) is not the request's budget.
+    await afterAnswers();
+    counter.reset();
+    expect((await send()).headers.get("Idempotent-Replayed")).toBe("true");
+    expect(counter.count()).toBe(1);
+  });
+
+  it("a record older than 24 hours that the cron has not removed yet: the key is new again", async () => {
+    const employer = await createEmployer();
+    const { requestHash } = await import("../src/idempotency/rules");
+    const body = jobBody({ title: "Yesterday" });
+    await env.DB.prepare(
+      "INSERT INTO idempotency_keys (employer_id, key, request_hash, holder, state, response_status, response_body, created_at) VALUES (?, 'old-1', ?, '', 'done', 201, '{}', ?)",
+    )
+      .bind(employer.employerId, await requestHash("POST /jobs", body), Math.floor(Date.now() / 1000) - 86_400 - 5)
+      .run();
+    const res = await post(employer, "old-1", body);
+    expect(res.status).toBe(201);
+    expect(res.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(await post(employer, "old-1", body).then((r) => r.headers.get("Idempotent-Replayed"))).toBe("true");
   });
 
   it("20 simultaneous POSTs with one key: one job; every other answer is a replay of it or a 409", async () => {

@@ -96,6 +96,26 @@ describe("validateOnly=true", () => {
     }
   });
 
+  it("batch: 'a dry run answers exactly what the write would': each upsert entry's job, a creation and an update, equals the real write's (ids and times aside)", async () => {
+    await postJob(employer, { referenceId: "PREVIEW-B-OLD", title: "Old" });
+    const body = {
+      upsert: [
+        jobBody({ referenceId: "PREVIEW-B-NEW", title: "Made in a batch", positionType: { id: 2 }, salary: { amount: 40000, type: { id: 1 } } }),
+        { referenceId: "PREVIEW-B-OLD", title: "Renamed in a batch" },
+      ],
+    };
+    const dry = await send("POST", "/jobs/batch?validateOnly=true", body);
+    expect(dry.status).toBe(200);
+    const dryResults = (await dry.json<any>()).results;
+    const realResults = (await (await send("POST", "/jobs/batch", body)).json<any>()).results;
+    const strip = ({ id, publishDate, closeDate, ...rest }: any) => rest;
+    expect(dryResults.map((r: any) => r.status)).toEqual(realResults.map((r: any) => r.status));
+    for (const [i, real] of realResults.entries()) {
+      expect(dryResults[i].job.employer, `upsert[${i}]`).toEqual({ id: employer.employerId, name: "Preview Ltd." });
+      expect(strip(dryResults[i].job), `upsert[${i}]`).toEqual(strip(real.job));
+    }
+  });
+
   it("validateOnly=false is an ordinary request; any other value is a 400 naming validateOnly", async () => {
     expect((await send("POST", "/jobs?validateOnly=false", jobBody())).status).toBe(201);
     const res = await send("POST", "/jobs?validateOnly=yes", jobBody());

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { isReadOnly, MAX_ATTEMPTS, mayRepeat, retryDelayMs } from "../../src/db/transient-errors.ts";
 
 const require = createRequire(import.meta.url);
 const WRANGLER = join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
@@ -45,12 +46,31 @@ export const target = (remote) => (remote ? ["--remote"] : ["--local", "--env", 
 
 /** Idempotent: applies whatever migrations in drizzle/ the target has not seen yet. */
 export function applyMigrations(remote) {
-  wrangler(["d1", "migrations", "apply", DATABASE, ...target(remote)]);
+  // Applies only what the ledger lacks: after a refusal, sending it again is safe.
+  withRetries(() => wrangler(["d1", "migrations", "apply", DATABASE, ...target(remote)]), false);
 }
 
-/** Runs SQL and returns the rows of its last statement. */
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Runs `run` again after a jittered wait while it fails with one of D1's transient errors that
+ * allow it (the Worker's own rules, src/db/transient-errors.ts): a busy local database while
+ * `npm run dev` writes, an overloaded or restarting remote one.
+ */
+export function withRetries(run, readOnly) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return run();
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !mayRepeat(error, readOnly)) throw error;
+      sleep(retryDelayMs(attempt));
+    }
+  }
+}
+
+/** Runs SQL (one statement, so one transaction) and returns the rows of its last statement. */
 export function query(sql, remote) {
-  const out = wrangler(["d1", "execute", DATABASE, ...target(remote), "--json", "--command", sql]);
+  const out = withRetries(() => wrangler(["d1", "execute", DATABASE, ...target(remote), "--json", "--command", sql]), isReadOnly(sql));
   const results = JSON.parse(out.slice(out.indexOf("[")));
   return results.at(-1)?.results ?? [];
 }

@@ -1,7 +1,11 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { BadRequestError, ProblemError, problemResponse, UnsupportedMediaTypeError } from "./problem";
+import { isTransient } from "../db/transient-errors";
+import { BadRequestError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
+
+/** How long a client waits after a 503 from a busy database (its retries here took well under a second). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** A framework's own 4xx in the problem shape, worded for a person. */
 function libraryProblem(error: HTTPException, c: Context): ProblemError {
@@ -17,9 +21,11 @@ export function handleError(error: Error, c: Context): Response {
   if (error instanceof ProblemError) return problemResponse(c, error);
   // What a library throws keeps its status (DESIGN 5); only the truly unexpected is a 500.
   if (error instanceof HTTPException && error.status >= 400 && error.status < 500) return problemResponse(c, libraryProblem(error, c));
+  // D1 stayed busy or unreachable through the database client's retries (src/db/client.ts).
+  const transient = isTransient(error);
   console.error(
     JSON.stringify({
-      level: "error",
+      level: transient ? "warn" : "error",
       requestId: c.get("requestId"),
       method: c.req.method,
       path: c.req.path,
@@ -28,6 +34,7 @@ export function handleError(error: Error, c: Context): Response {
       stack: error.stack,
     }),
   );
+  if (transient) return problemResponse(c, new ServiceUnavailableError(DATABASE_RETRY_AFTER_SECONDS));
   return problemResponse(
     c,
     new ProblemError(500, "internal-error", "Internal server error.", "Something went wrong on our side. Quote the requestId if you contact us."),

@@ -23,6 +23,8 @@ body: \`type\`, \`title\`, \`status\`, \`detail\`, \`instance\`, \`requestId\` a
 query parameter's name (\`pageSize\`). A job of another employer is a \`404\`, never a \`403\`.
 An unknown path is a \`404\` and a method the path does not support is a \`405\` with \`Allow\`;
 both with the same problem body. A \`500\` never carries internals: quote its \`requestId\`.
+A \`503\` with \`Retry-After\` means the database stayed busy through the server's own retries:
+send the request again after that many seconds (with the same \`Idempotency-Key\` for a \`POST\`).
 
 Every response carries an \`X-Request-Id\` header; include it when you report a problem.
 
@@ -158,7 +160,8 @@ type Responses = RouteConfig["responses"];
 /**
  * Responses the shared middleware and hooks can produce for any operation, so that no route
  * has to remember them: 400 from request validation, 401 and 429 from authentication and rate
- * limiting, 404 for an id in the path, 413/415 for a body, 500 always. A route's own entry wins.
+ * limiting, 404 for an id in the path, 413/415 for a body, 500 and 503 (a busy database) always.
+ * A route's own entry wins.
  */
 function standardProblems(route: RouteConfig): ProblemStatus[] {
   const request = route.request ?? {};
@@ -168,6 +171,7 @@ function standardProblems(route: RouteConfig): ProblemStatus[] {
     ...(route.path.includes("{") ? [404 as const] : []),
     ...(request.body ? [413 as const, 415 as const] : []),
     500 as const,
+    503 as const,
   ];
 }
 
@@ -176,7 +180,7 @@ function withHeaders(status: string, response: Responses[string], limited: boole
   const headers: Record<string, unknown> = { "X-Request-Id": headerRef("RequestId") };
   if (limited && /^[24]/.test(status)) headers["RateLimit-Policy"] = headerRef("RateLimitPolicy");
   if (status === "401") headers["WWW-Authenticate"] = headerRef("WwwAuthenticate");
-  if (status === "429") headers["Retry-After"] = headerRef("RetryAfter");
+  if (status === "429" || status === "503") headers["Retry-After"] = headerRef("RetryAfter");
   return { ...response, headers: { ...headers, ...(response.headers as object | undefined) } as never };
 }
 

@@ -103,6 +103,19 @@ export class TooManyRequestsError extends ProblemError {
   }
 }
 
+/** The database stayed busy or unreachable through every retry: a moment later it usually is not. */
+export class ServiceUnavailableError extends ProblemError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      503,
+      "service-unavailable",
+      "Service temporarily unavailable.",
+      `The database is briefly unavailable; retry after ${retryAfterSeconds} seconds (a POST retried with the same Idempotency-Key is never applied twice).`,
+      { headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
+  }
+}
+
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export function problemResponse(c: Context, problem: ProblemError): Response {

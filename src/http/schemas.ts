@@ -33,6 +33,7 @@ const PROBLEM_DESCRIPTIONS = {
   422: "The Idempotency-Key was already used with a different request body.",
   429: "Rate limit exceeded; see Retry-After.",
   500: "Unexpected error; quote the requestId when asking for help.",
+  503: "The database is briefly unavailable (busy or unreachable after retries); retry after Retry-After seconds.",
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

@@ -1,19 +1,22 @@
-import { and, eq, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { ConflictError, ProblemError } from "../http/problem";
-import { ABANDONED_AFTER_SECONDS, KEY_LIFETIME_SECONDS } from "./rules";
+import { ProblemError } from "../http/problem";
+import { KEY_LIFETIME_SECONDS } from "./rules";
 import { idempotencyKeys } from "./tables";
 
-export interface KeyClaim {
+/** One request's use of a key: who, which key, what was asked (its hash), and when. */
+export interface KeyUse {
   employerId: number;
   key: string;
-  /** This request's id: only the holder completes or releases the key. */
-  holder: string;
+  hash: string;
+  now: number;
 }
 
-export type ClaimOutcome =
-  | { kind: "claimed"; claim: KeyClaim }
-  | { kind: "replay"; status: number; body: string };
+/** The first response, as its write recorded it. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
 
 export class IdempotencyKeyReusedError extends ProblemError {
   constructor() {
@@ -26,52 +29,36 @@ export class IdempotencyKeyReusedError extends ProblemError {
   }
 }
 
-/**
- * Takes the key for this request, in one round trip: a new key (or one expired, or abandoned
- * by a request that died) becomes ours; otherwise the first request's outcome decides —
- * a replay of its response, 409 while it still runs, 422 for another body.
- */
-export async function claimKey(db: Database, employerId: number, key: string, hash: string, now: number): Promise<ClaimOutcome> {
-  const holder = crypto.randomUUID();
-  const row = { employerId, key, requestHash: hash, holder, state: "processing" as const, createdAt: now };
-  const stale = sql`(${idempotencyKeys.createdAt} <= ${now - KEY_LIFETIME_SECONDS}
-    OR (${idempotencyKeys.state} = 'processing' AND ${idempotencyKeys.createdAt} <= ${now - ABANDONED_AFTER_SECONDS}))`;
-  const [, [current]] = await db.batch([
-    db
-      .insert(idempotencyKeys)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.employerId, idempotencyKeys.key],
-        set: { ...row, responseStatus: null, responseBody: null, responseLocation: null },
-        setWhere: stale,
-      }),
-    db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.employerId, employerId), eq(idempotencyKeys.key, key))),
-  ]);
-  if (current.holder === holder) return { kind: "claimed", claim: { employerId, key, holder } };
-  if (current.requestHash !== hash) throw new IdempotencyKeyReusedError();
-  if (current.state === "processing") {
-    throw new ConflictError(
-      "idempotency-key-in-flight",
-      "A request with this Idempotency-Key is still being processed; retry once it has been answered.",
+/** The response stored under the key in the last 24 hours, if any; 422 when it answered another body. */
+export async function storedResponse(db: Database, use: KeyUse): Promise<StoredResponse | undefined> {
+  const [row] = await db
+    .select({ requestHash: idempotencyKeys.requestHash, status: idempotencyKeys.responseStatus, body: idempotencyKeys.responseBody })
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.employerId, use.employerId),
+        eq(idempotencyKeys.key, use.key),
+        gt(idempotencyKeys.createdAt, use.now - KEY_LIFETIME_SECONDS),
+      ),
     );
-  }
-  return { kind: "replay", status: current.responseStatus!, body: current.responseBody! };
+  if (!row) return undefined;
+  if (row.requestHash !== use.hash) throw new IdempotencyKeyReusedError();
+  return { status: row.status!, body: row.body! };
 }
 
-/** The statement that completes the key, for the same atomic batch as the write it answers. */
-export function completeKey(claim: KeyClaim, status: number, body: SQL): SQL {
-  return sql`UPDATE idempotency_keys SET state = 'done', response_status = ${status}, response_body = ${body}
-    WHERE employer_id = ${claim.employerId} AND key = ${claim.key} AND holder = ${claim.holder}`;
-}
-
-/** A request that ended in an error frees its key: 4xx answers are not remembered. */
-export async function releaseKey(db: Database, claim: KeyClaim): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.employerId, claim.employerId), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.holder, claim.holder)));
+/**
+ * The statements that store the response under the key, for the same atomic batch as the write
+ * it answers: the record exists exactly when the write does. When another request stored the key
+ * first, the primary key aborts the whole batch, so the same request is never applied twice.
+ */
+export function recordResponse(use: KeyUse, status: number, body: SQL): SQL[] {
+  return [
+    // A record past its 24 hours that the cron has not removed yet no longer holds the key.
+    sql`DELETE FROM idempotency_keys
+      WHERE employer_id = ${use.employerId} AND key = ${use.key} AND created_at <= ${use.now - KEY_LIFETIME_SECONDS}`,
+    sql`INSERT INTO idempotency_keys (employer_id, key, request_hash, holder, state, response_status, response_body, created_at)
+      VALUES (${use.employerId}, ${use.key}, ${use.hash}, '', 'done', ${status}, ${body}, ${use.now})`,
+  ];
 }
 
 /** For the cron: keys older than 24 hours, in one set-based statement. */

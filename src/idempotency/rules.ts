@@ -3,8 +3,6 @@ import { BadRequestError } from "../http/problem";
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** DESIGN 11: a key is remembered this long. */
 export const KEY_LIFETIME_SECONDS = 24 * 60 * 60;
-/** A `processing` key older than this was left by a request that died: the next one may take it. */
-export const ABANDONED_AFTER_SECONDS = 60;
 
 const BARE = /^[\x21-\x7e]{1,255}$/;
 const QUOTED = /^"([\x20\x21\x23-\x7e]{1,255})"$/;

@@ -1,8 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // DESIGN 11: one row per (employer, Idempotency-Key), kept 24 hours (the cron removes older
-// ones). While the first request runs the row is `processing`; the write that completes it is
-// in the same atomic batch as the job it created, so no crash leaves one without the other.
+// ones). It is written only in the same atomic batch as the write it answers, so no crash leaves
+// one without the other, and a second writer of the key aborts on the primary key.
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
@@ -10,8 +10,9 @@ export const idempotencyKeys = sqliteTable(
     key: text("key").notNull(),
     /** SHA-256 of the request (operation and canonical JSON body). */
     requestHash: text("request_hash").notNull(),
-    /** The request that holds the key while processing; its completion must match it. */
+    /** No longer used (always ''): rows were once claimed before the write. Kept to spare a migration. */
     holder: text("holder").notNull(),
+    /** Always `done` now: a row exists only once its write is stored. Kept to spare a migration. */
     state: text("state", { enum: ["processing", "done"] }).notNull(),
     responseStatus: integer("response_status"),
     responseLocation: text("response_location"),

@@ -6,7 +6,7 @@ import { buildPaging, publicOrigin } from "../http/paging";
 import { validationHook } from "../http/validation";
 import { dispatchAfterResponse } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
-import { claimKey, completeKey, releaseKey } from "../idempotency/repository";
+import { idempotently } from "../idempotency/idempotently";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../idempotency/rules";
 import { nowSeconds } from "./dates";
 import { etagOf, ifNoneMatchHits, parsePreconditions } from "./etag";
@@ -35,32 +35,26 @@ function describeJob(c: Context<AppEnv>, row: JobRow, created: boolean) {
 }
 
 /**
- * POST with an Idempotency-Key (DESIGN 11): the key is claimed first; the response's job is
- * recorded with it in the job's own write batch, so a replay answers exactly the same.
+ * POST with an Idempotency-Key (DESIGN 11): the response's job is recorded with the key in the
+ * job's own write batch, so a replay answers exactly the same.
  */
 async function createIdempotently(c: Context<AppEnv>, key: string, body: Record<string, unknown>) {
-  const { db, employerId } = caller(c);
-  const outcome = await claimKey(db, employerId, key, await requestHash("POST /jobs", body), nowSeconds());
-  if (outcome.kind === "replay") {
-    const row = parseJobSnapshot(outcome.body);
+  const { employerId } = caller(c);
+  const use = { employerId, key, hash: await requestHash("POST /jobs", body), now: nowSeconds() };
+  const events: RecordedEvent[] = [];
+  const outcome = await idempotently(c.var.db, use, (record) =>
+    createJob(caller(c), body, { extras: (written) => record(201, jobSnapshot(employerId, written)), events }),
+  );
+  if ("replayed" in outcome) {
+    const row = parseJobSnapshot(outcome.replayed.body);
     describeJob(c, row, true);
     c.header("Idempotent-Replayed", "true");
     return row;
   }
-  try {
-    const events: RecordedEvent[] = [];
-    const result = await createJob(caller(c), body, {
-      extras: (written) => [completeKey(outcome.claim, 201, jobSnapshot(employerId, written))],
-      events,
-    });
-    dispatchAfterResponse(c, events);
-    if (!result.stored) throw new Error("A write without validateOnly is always stored.");
-    describeJob(c, result.row, true);
-    return result.row;
-  } catch (error) {
-    await releaseKey(db, outcome.claim);
-    throw error;
-  }
+  dispatchAfterResponse(c, events);
+  if (!outcome.ran.stored) throw new Error("A write without validateOnly is always stored.");
+  describeJob(c, outcome.ran.row, true);
+  return outcome.ran.row;
 }
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -128,7 +128,8 @@ async function insert(
   }
 }
 
-async function employerNameOf(db: Database, employerId: number): Promise<string> {
+/** The owner's name, for a preview of a job not stored yet (a stored one's read joins it). */
+export async function employerNameOf(db: Database, employerId: number): Promise<string> {
   const row = await db.query.employers.findFirst({ columns: { name: true }, where: (e, { eq }) => eq(e.id, employerId) });
   return row?.name ?? "";
 }

@@ -57,6 +57,13 @@ export function capturingD1(): { db: D1Database; ran: { sql: string; params: unk
   return { db, ran };
 }
 
+const pendingAfterAnswers: Promise<unknown>[] = [];
+
+/** Waits for the work requestWith's requests left to run after their answers (handing events over). */
+export async function afterAnswers(): Promise<void> {
+  await Promise.allSettled(pendingAfterAnswers.splice(0));
+}
+
 /** A request to the Worker with this D1 binding instead of the real one. */
 export async function requestWith(
   db: D1Database,
@@ -67,7 +74,7 @@ export async function requestWith(
   if (init.json !== undefined) headers.set("Content-Type", "application/json");
   const body = init.json === undefined ? undefined : JSON.stringify(init.json);
   return worker.fetch(new Request(`${API}${path}`, { method: init.method ?? "GET", headers, body }), { ...env, DB: db }, {
-    waitUntil: () => {},
+    waitUntil: (work: Promise<unknown>) => void pendingAfterAnswers.push(work),
     passThroughOnException: () => {},
   } as unknown as ExecutionContext);
 }

@@ -5,7 +5,7 @@ import type { AppEnv } from "../../env";
 import { dispatchAfterResponse } from "../../events/dispatch";
 import type { RecordedEvent } from "../../events/outbox";
 import { validationHook } from "../../http/validation";
-import { claimKey, completeKey, releaseKey } from "../../idempotency/repository";
+import { idempotently } from "../../idempotency/idempotently";
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey, requestHash } from "../../idempotency/rules";
 import { nowSeconds } from "../dates";
 import { fromJobSnapshots, jobSnapshotsByReference } from "../repository";
@@ -19,27 +19,18 @@ import { syncJobs, withJobs } from "./service";
  * key in the batch's own write, so a replay answers exactly the same.
  */
 async function syncIdempotently(c: Context<AppEnv>, caller: Caller, key: string, request: BatchRequest, events: RecordedEvent[]): Promise<BatchResult[]> {
-  const outcome = await claimKey(caller.db, caller.employerId, key, await requestHash("POST /jobs/batch", request), nowSeconds());
-  if (outcome.kind === "replay") {
-    const { results, jobs } = JSON.parse(outcome.body) as { results: BatchResult[]; jobs: unknown[] };
-    c.header("Idempotent-Replayed", "true");
-    return withJobs(results, new Map(fromJobSnapshots(jobs).map((row) => [row.referenceId!, row])));
-  }
-  try {
-    return await syncJobs(caller, request, {
+  const use = { employerId: caller.employerId, key, hash: await requestHash("POST /jobs/batch", request), now: nowSeconds() };
+  const outcome = await idempotently(caller.db, use, (record) =>
+    syncJobs(caller, request, {
       events,
-      extras: (results, shown) => [
-        completeKey(
-          outcome.claim,
-          200,
-          sql`json_object('results', json(${JSON.stringify(results)}), 'jobs', json(${jobSnapshotsByReference(caller.employerId, shown)}))`,
-        ),
-      ],
-    });
-  } catch (error) {
-    await releaseKey(caller.db, outcome.claim);
-    throw error;
-  }
+      extras: (results, shown) =>
+        record(200, sql`json_object('results', json(${JSON.stringify(results)}), 'jobs', json(${jobSnapshotsByReference(caller.employerId, shown)}))`),
+    }),
+  );
+  if ("ran" in outcome) return outcome.ran;
+  const { results, jobs } = JSON.parse(outcome.replayed.body) as { results: BatchResult[]; jobs: unknown[] };
+  c.header("Idempotent-Replayed", "true");
+  return withJobs(results, new Map(fromJobSnapshots(jobs).map((row) => [row.referenceId!, row])));
 }
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -23,7 +23,7 @@ import {
 import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
 import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
-import { accept, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
+import { accept, employerNameOf, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
 import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 
 // DESIGN 12: many PUT /jobs and DELETE /jobs bodies in one request. Each entry is judged by
@@ -108,8 +108,13 @@ function deleteEntries(bodies: Record<string, unknown>[]): Entry[] {
 
 const placeLimitPlan = (entry: Entry) => failed(entry, placeLimitError());
 
-/** One entry against the jobs as read: its answer and its statements (none for a failure or a no-op). */
-function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, validateOnly: boolean): Plan {
+/** validateOnly: what a preview of a job to be created shows as its owner, as the write would. */
+interface DryRun {
+  employerName: string;
+}
+
+/** One entry against the jobs as read: its answer and its statements (none for a failure, a no-op or a dry run). */
+function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, dryRun: DryRun | undefined): Plan {
   if (entry.problem) return failed(entry, entry.problem);
   if (entry.overPlaceLimit) return placeLimitPlan(entry);
   const referenceId = entry.referenceId!;
@@ -122,7 +127,7 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
 
   if (entry.op === "delete") {
     if (!current) return failed(entry, new NotFoundError("You have no job with this referenceId."));
-    if (validateOnly) return { result: { ...base, status: 204 }, statements: [] };
+    if (dryRun) return { result: { ...base, status: 204 }, statements: [] };
     return {
       result: { ...base, status: 204 },
       statements: [deletedEventStatement(caller.employerId, current.id, Date.now()), ...deleteStatements(caller.employerId, current.id, current.revision)],
@@ -138,8 +143,8 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
     throw error;
   }
   const status = current ? 200 : 201;
-  if (validateOnly) {
-    const stored = current ?? { id: null, employerId: caller.employerId, employerName: "", revision: 0 };
+  if (dryRun) {
+    const stored = current ?? { id: null, employerId: caller.employerId, employerName: dryRun.employerName, revision: 0 };
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
   // Each entry's events follow its own statements, so they see the job as that entry left it.
@@ -179,11 +184,14 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
   const named = entries.flatMap((entry) => (entry.referenceId === null ? [] : [entry.referenceId]));
 
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
-    const rows = await findJobsByReference(caller.db, caller.employerId, named);
+    const [rows, dryRun] = await Promise.all([
+      findJobsByReference(caller.db, caller.employerId, named),
+      options.validateOnly ? employerNameOf(caller.db, caller.employerId).then((employerName) => ({ employerName })) : undefined,
+    ]);
     const current = new Map(rows.map((row) => [row.referenceId!, row]));
     const now = nowSeconds();
     const plans = entries.map((entry) =>
-      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, options.validateOnly ?? false),
+      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, dryRun),
     );
     const results = plans.map((plan) => plan.result);
     const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
