@@ -5,7 +5,7 @@ import worker from "../src/index";
 import type { Env } from "../src/env";
 import { createEmployer, request, type TestEmployer } from "./support/api";
 import { countingD1 } from "./support/count-d1";
-import { capturingD1, requestWith } from "./support/d1-proxies";
+import { capturingD1, interleavedD1, requestWith } from "./support/d1-proxies";
 import { jobBody, postJob } from "./support/jobs";
 
 // DESIGN 6b: every list that reaches SQL is bound as one JSON parameter, so no statement has
@@ -196,5 +196,23 @@ describe("D1 queries per Worker invocation (DESIGN 9, 12)", () => {
     expect(results[7].job.locations.map((l: any) => l.description)).toEqual(["Querytown moved 7 A, SK", "Querytown moved 7 B, MB", "Querytown moved 7 C, NB"]);
     console.info(`batch of 100 updating upserts: ${counter.statements()} D1 statements in ${counter.count()} round trips`);
     expect(counter.statements()).toBeLessThanOrEqual(D1_QUERIES_PER_INVOCATION);
+  });
+
+  it("a large batch whose jobs another request changed is not written a second time past the limit: 409 edit-conflict, nothing stored", async () => {
+    const employer = await createEmployer();
+    const first = Array.from({ length: 100 }, (_, i) => jobBody({ referenceId: `RACE-${i}`, status: "active" }));
+    expect((await sync(employer, { upsert: first })).status).toBe(200);
+    const upsert = Array.from({ length: 100 }, (_, i) => ({ referenceId: `RACE-${i}`, title: `Raced ${i}`, locations: threePlaces("raced", i), categories }));
+    // Another client renames job RACE-0 just before the batch's write, every time.
+    const meanwhile = () => env.DB.prepare("UPDATE jobs SET title = 'Other', revision = revision + 1 WHERE employer_id = ? AND reference_id = 'RACE-0'").bind(employer.employerId).run();
+    const counter = countingD1(interleavedD1(meanwhile, 100));
+
+    const res = await requestWith(counter.db, "/jobs/batch", { method: "POST", apiKey: employer.apiKey, json: { upsert } });
+
+    expect(res.status).toBe(409);
+    expect((await res.json<any>()).type).toBe("/problems/edit-conflict");
+    expect(counter.statements()).toBeLessThanOrEqual(D1_QUERIES_PER_INVOCATION);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE employer_id = ? AND title LIKE 'Raced %'").bind(employer.employerId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
   });
 });

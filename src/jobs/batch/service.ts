@@ -23,6 +23,7 @@ import {
 import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
 import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
+import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
 import { accept, employerNameOf, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
 import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 
@@ -183,7 +184,10 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
   ];
   const named = entries.flatMap((entry) => (entry.referenceId === null ? [] : [entry.referenceId]));
 
+  // What the request has sent D1 so far: its key and employer reads, then each attempt's read and write.
+  let sent = 2;
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
+    sent += 1;
     const [rows, dryRun] = await Promise.all([
       findJobsByReference(caller.db, caller.employerId, named),
       options.validateOnly ? employerNameOf(caller.db, caller.employerId).then((employerName) => ({ employerName })) : undefined,
@@ -200,6 +204,11 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
 
     const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));
     const extras = options.extras?.(results, [...written, ...unchanged.keys()]) ?? [];
+    // One more attempt of a large batch would pass D1's statements per invocation: answer as
+    // when the jobs keep changing, and let the client send it again (a new invocation).
+    const writing = statements.length + extras.length + 1;
+    if (sent + writing > D1_QUERIES_PER_INVOCATION) break;
+    sent += writing;
     try {
       const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written, options.events);
       return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
@@ -215,7 +224,7 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
       throw error;
     }
   }
-  throw new ConflictError("edit-conflict", `The jobs changed ${MAX_MERGE_ATTEMPTS} times while this batch was applied; send it again.`);
+  throw new ConflictError("edit-conflict", "The jobs changed while this batch was applied, more often than one request can follow; send it again.");
 }
 
 const createsPlace = (entry: Entry) => entry.prepared?.places?.some((place) => place.kind === "create") ?? false;
