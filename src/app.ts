@@ -21,6 +21,8 @@ import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { applicationsApi } from "./applications/handlers";
+import { applyGate } from "./applications/gate";
+import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
@@ -64,6 +66,8 @@ export function createApp(dispatcher: EventDispatcher) {
       },
     });
   const [anyBody, applyBody] = [limitOf(MAX_BODY_BYTES), limitOf(MAX_APPLY_BODY_BYTES)];
+  // The apply path's limit and media type come before its body is read, by the body limit too.
+  app.on("POST", APPLY_ROUTE, applyGate);
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   app.use(`${API_PREFIX}/*`, database);
   app.use(`${API_PREFIX}/*`, async (c, next) => {

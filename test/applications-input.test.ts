@@ -146,6 +146,40 @@ describe("the per-address limit comes before the body is read (DESIGN 15)", () =
     expect(limited.headers.get("Retry-After")).toBe("60");
     expect(counted).toBe(3);
   });
+
+  it("past the limit, a body of unknown length (a stream) is never read", async () => {
+    let pulled = false;
+    const body = new ReadableStream({ pull(controller) { pulled = true; controller.enqueue(new TextEncoder().encode("{}")); controller.close(); } }, { highWaterMark: 0 });
+    const res = await worker.fetch(
+      new Request(`${API}/board/jobs/${job.id}/applications`, { method: "POST", body, headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.9.8" }, duplex: "half" } as RequestInit),
+      { ...env, APPLY_RATE_LIMITER: { limit: async () => ({ success: false }) } },
+      { waitUntil: () => {}, passThroughOnException: () => {} } as unknown as ExecutionContext,
+    );
+    expect(res.status).toBe(429);
+    expect(pulled).toBe(false);
+  });
+});
+
+describe("the media types of an application, as browsers and clients write them", () => {
+  it("JSON with parameters and spacing (DESIGN 5's rule), and multipart with a charset beside its boundary, are taken", async () => {
+    const json = await apply({ body: JSON.stringify({ name: "Ada", email: "ada@example.com" }), headers: { "Content-Type": "application/json ;charset=utf-8;" } });
+    expect(json.status).toBe(201);
+    const form = new FormData();
+    form.set("name", "Ada");
+    form.set("email", "ada@example.com");
+    const encoded = new Request("https://x.test", { method: "POST", body: form });
+    const type = encoded.headers.get("Content-Type")!;
+    const multipart = await apply({ body: await encoded.arrayBuffer(), headers: { "Content-Type": `${type}; charset=utf-8` } });
+    expect(multipart.status).toBe(201);
+  });
+
+  it("a file input left empty (no file name, no bytes, as a browser sends it) is no résumé", async () => {
+    const form = new FormData();
+    form.set("name", "Ada");
+    form.set("email", "ada@example.com");
+    form.set("resume", new File([], ""));
+    expect((await apply({ form })).status).toBe(201);
+  });
 });
 
 describe("a key sent to /locations/{id} is authenticated like everywhere (DESIGN 6b)", () => {

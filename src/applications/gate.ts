@@ -1,20 +1,27 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { isJsonMediaType } from "../http/middleware/json-body";
+import { canonicalContentType, isJsonMediaType } from "../http/middleware/json-body";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { UnsupportedMediaTypeError } from "../http/problem";
 
-const isMultipart = (contentType: string) => /^\s*multipart\/form-data\s*;/i.test(contentType);
+const ACCEPTED = ["application/json", "multipart/form-data"];
+const isMultipart = (contentType: string) => /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
+// RFC 2046: the boundary, quoted or not; the only parameter multipart/form-data needs.
+const BOUNDARY = /;\s*boundary\s*=\s*("[^"]*"|[^;\s]+)/i;
 
 /**
- * Before any byte of an application is read (up to 6 MiB): the per-address limit (DESIGN 15:
- * refused attempts count too), then the media type, named as received.
+ * Registered before the body limit, so before any byte of an application (up to 6 MiB, or a
+ * stream of unknown length) is read: the per-address limit (DESIGN 15: refused attempts count
+ * too), then the media type, named as received. Past it the media type is written as the
+ * parsers behind expect it: `application/json` (any parameters of DESIGN 5's rule dropped), or
+ * multipart with its boundary alone. The route checks a JSON body's bounds (6b) once the body
+ * limit has let it through.
  */
 export const applyGate = createMiddleware<AppEnv>(async (c, next) => {
   await enforce(c.env.APPLY_RATE_LIMITER, `address:${clientAddress(c)}`);
   const contentType = c.req.header("Content-Type");
-  if (!contentType || !(isJsonMediaType(contentType) || isMultipart(contentType))) {
-    throw new UnsupportedMediaTypeError(contentType, ["application/json", "multipart/form-data"]);
-  }
+  if (!contentType || !(isJsonMediaType(contentType) || isMultipart(contentType))) throw new UnsupportedMediaTypeError(contentType, ACCEPTED);
+  const boundary = BOUNDARY.exec(contentType)?.[1];
+  canonicalContentType(c, !isMultipart(contentType) ? "application/json" : boundary ? `multipart/form-data; boundary=${boundary}` : "multipart/form-data");
   await next();
 });

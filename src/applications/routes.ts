@@ -3,7 +3,6 @@ import { documentedObject } from "../http/documented-object";
 import { boundedJsonBody } from "../http/middleware/json-body";
 import { IdParamSchema, PagingQuerySchema, problemResponses } from "../http/schemas";
 import { API_PREFIX } from "../http/version";
-import { applyGate } from "./gate";
 import { ApplicationInputSchema, ApplicationListSchema, ApplicationReceiptSchema, ApplicationSchema } from "./schemas";
 
 const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -16,13 +15,16 @@ export const ApplicationFormSchema = z
   })
   .openapi("ApplicationForm");
 
+/** The apply path, for the middleware that must run before its body is read (src/app.ts). */
+export const APPLY_PATH = `${API_PREFIX}/board/jobs/:id/applications`;
+
 export const applyRoute = createRoute({
   method: "post",
   path: `${API_PREFIX}/board/jobs/{id}/applications`,
   tags: ["Job board"],
   security: [],
   operationId: "applyToJob",
-  middleware: [applyGate, boundedJsonBody] as const,
+  middleware: [boundedJsonBody] as const,
   summary: "Apply to a job on the board",
   description:
     "For jobs whose applicantRoutingType is 1 (Email): the application is stored and a copy is emailed to the employer. JSON, or multipart/form-data with a résumé. Bodies up to 6 MiB. At most 10 per 60 s per address.",

@@ -41,6 +41,8 @@ async function checkTurnstile(env: Env, submission: Submission): Promise<void> {
 async function readResume(resume: unknown, multipart: boolean): Promise<{ bytes: Uint8Array; filename: string; contentType: string } | FieldError | null> {
   // JSON null, like an empty form field, is no résumé.
   if (resume === undefined || resume === null || resume === "") return null;
+  // What a browser sends for a file input left empty: no file name, no bytes.
+  if (resume instanceof File && resume.size === 0 && resume.name === "") return null;
   if (!multipart) return { field: "resume", message: "resume must be a file sent with multipart/form-data; a JSON application carries no résumé." };
   if (Array.isArray(resume)) return { field: "resume", message: "resume must be one file; several were sent." };
   if (!(resume instanceof File)) return { field: "resume", message: "resume must be a file (multipart/form-data)." };
