@@ -18,6 +18,9 @@ export default defineConfig(async () => {
         miniflare: {
           // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
           bindings: { TEST_MIGRATIONS: migrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=" },
+          // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
+          // attempts included): every outbound request of the Worker gets this answer instead.
+          outboundService: () => new Response("The tests reach no network.", { status: 502 }),
           // Low limiters for the tests of the 429 itself (test/rate-limit.test.ts swaps them in).
           ratelimits: {
             TEST_LOW_JOB_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 5, period: 60 } },
