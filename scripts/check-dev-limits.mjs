@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { startDevServer } from "./lib/dev-server.mjs";
-import { DATABASE, wrangler } from "./lib/wrangler.mjs";
+import { applyMigrations } from "./lib/wrangler.mjs";
 
 const config = fileURLToPath(new URL("../wrangler.toml", import.meta.url));
 const APPLICATIONS_PER_MINUTE = 10;
@@ -33,7 +33,7 @@ async function checkApplyLimit() {
   const state = mkdtempSync(join(tmpdir(), "dev-limits-"));
   let server;
   try {
-    wrangler(["d1", "migrations", "apply", DATABASE, "--local", "--env", "dev", "--persist-to", state]);
+    applyMigrations(false, ["--persist-to", state]);
     server = await startDevServer(state, { args: ["--env", "dev"] });
     // No such job: each attempt is refused with a 404 after the limiter has counted it.
     const statuses = [];

@@ -40,6 +40,8 @@ const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`,
 /** DESIGN 15: the one path whose bodies may be up to 6 MiB (an application with its résumé). */
 const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$/;
 const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
+/** The board's reads: `/board/jobs` and `/board/jobs/{id}` (its applications are writes to DB). */
+const BOARD_READ = /^\/api\/v1\.1\/board\/jobs(\/[^/]*)?$/;
 
 export function createApp(dispatcher: EventDispatcher) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -69,7 +71,8 @@ export function createApp(dispatcher: EventDispatcher) {
   // The apply path's limit and media type come before its body is read, by the body limit too.
   app.on("POST", APPLY_ROUTE, applyGate);
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
-  app.use(`${API_PREFIX}/*`, database);
+  // Board reads use the board's own database (src/board/handlers.ts), never DB (DESIGN 17).
+  app.use(`${API_PREFIX}/*`, (c, next) => (BOARD_READ.test(c.req.path) && c.req.method !== "POST" ? next() : database(c, next)));
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     c.set("dispatcher", dispatcher);
     await next();

@@ -1,7 +1,12 @@
 import type { Database } from "./db/client";
 
 export interface Env {
+  /** The employer side's database: jobs, employers, events, webhooks, applications. */
   DB: D1Database;
+  /** The board's own database (DESIGN 17): a projection of the jobs; only board reads and its feed touch it. */
+  BOARD_DB: D1Database;
+  /** Job events for the board's consumer (DESIGN 17); the same Worker consumes them. */
+  BOARD_QUEUE: Queue;
   API_KEYS: KVNamespace;
   /** Job requests per employer (wrangler.toml `[[ratelimits]]`). */
   JOB_RATE_LIMITER: RateLimit;

@@ -1,16 +1,19 @@
 import { createApp } from "./app";
 import { consumeEmailBatch, type QueuedCopy } from "./applications/copies";
+import { consumeBoardBatch } from "./board/consumer";
+import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
-import { createDispatcher } from "./events/dispatch";
+import { createDispatcher, type EventNotice } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";
 import { consumeWebhookBatch, type WebhookQueueBody } from "./webhooks/consumer";
 import { webhooksSubscriber } from "./webhooks/subscriber";
 
 /** Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. */
-const dispatcher = createDispatcher([webhooksSubscriber]);
+const dispatcher = createDispatcher([webhooksSubscriber, boardSubscriber]);
 const app = createApp(dispatcher);
-/** wrangler.toml's queue names (the same at the top level and in [env.dev]). */
+/** wrangler.toml's queue names (the same at the top level and in every environment). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
+const BOARD_QUEUE_NAME = "job-posting-board";
 
 /** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers. */
 export default {
@@ -21,7 +24,9 @@ export default {
   queue: (batch, env) =>
     batch.queue.startsWith(EMAIL_QUEUE_NAME)
       ? consumeEmailBatch(batch as MessageBatch<QueuedCopy>, env)
-      : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
+      : batch.queue.startsWith(BOARD_QUEUE_NAME)
+        ? consumeBoardBatch(batch as MessageBatch<EventNotice>, env)
+        : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
 } satisfies ExportedHandler<Env>;
 
 export type AppType = typeof app;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createEmployer, request } from "./support/api";
 import { postJob } from "./support/jobs";
+import { settleBoard } from "./support/board";
 
 type Location = { id: number; name: string; description: string; type: string; latitude: number | null; longitude: number | null };
 type Paged<T> = { data: T[]; paging: { total: number } };
@@ -139,6 +140,7 @@ describe("location objects carry latitude and longitude", () => {
   it("on the board", async () => {
     const [montreal] = await search("montréal");
     const { id } = await postJob(employer, { status: "active", locations: [{ description: "Montréal, QC" }] });
+    await settleBoard();
     // `t`: an address not requested before, so the board's cache cannot answer.
     const item = (await (await request(`/board/jobs/${id}?t=${crypto.randomUUID()}`)).json()) as { locations: Location[] };
     expect(item.locations).toEqual([montreal]);

@@ -7,6 +7,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export default defineConfig(async () => {
   // Read on the Node side; test/support/apply-migrations.ts applies them inside workerd.
   const migrations = await readD1Migrations(`${root}drizzle`);
+  const boardMigrations = await readD1Migrations(`${root}drizzle/board`);
   return {
     root,
     plugins: [
@@ -17,7 +18,7 @@ export default defineConfig(async () => {
         wrangler: { configPath: `${root}wrangler.toml`, environment: "load" },
         miniflare: {
           // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
-          bindings: { TEST_MIGRATIONS: migrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=" },
+          bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=" },
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
           // attempts included): every outbound request of the Worker gets this answer instead.
           outboundService: () => new Response("The tests reach no network.", { status: 502 }),
@@ -34,6 +35,8 @@ export default defineConfig(async () => {
       // The XSS corpus needs data from outside the project: `npm run test:xss-corpus`.
       exclude: [...configDefaults.exclude, "test/corpus/**"],
       setupFiles: ["test/support/apply-migrations.ts"],
+      // Tests of the board wait for its queue (a batch is handed over within a second).
+      testTimeout: 20_000,
       // The Worker's JSON log lines (one per request, one per cron run; test/request-log.test.ts
       // and test/scheduled.test.ts check them) would bury the test report.
       onConsoleLog: (log: string) =>

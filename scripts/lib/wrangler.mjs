@@ -16,6 +16,8 @@ export const wranglerEnv = {
 };
 
 export const DATABASE = "DB";
+/** The board's own database (DESIGN 17): migrated alongside DB everywhere. */
+export const BOARD_DATABASE = "BOARD_DB";
 export const KEYS_BINDING = "API_KEYS";
 
 /** Runs wrangler and returns stdout; throws with wrangler's own output on failure. */
@@ -44,10 +46,12 @@ export function startWrangler(args, options = {}) {
  */
 export const target = (remote) => (remote ? ["--remote"] : ["--local", "--env", "dev"]);
 
-/** Idempotent: applies whatever migrations in drizzle/ the target has not seen yet. */
-export function applyMigrations(remote) {
+/** Idempotent: applies whatever migrations in drizzle/ and drizzle/board/ the target has not seen yet. */
+export function applyMigrations(remote, extraArgs = []) {
   // Applies only what the ledger lacks: after a refusal, sending it again is safe.
-  withRetries(() => wrangler(["d1", "migrations", "apply", DATABASE, ...target(remote)]), false);
+  for (const database of [DATABASE, BOARD_DATABASE]) {
+    withRetries(() => wrangler(["d1", "migrations", "apply", database, ...target(remote), ...extraArgs]), false);
+  }
 }
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

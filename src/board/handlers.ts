@@ -5,45 +5,56 @@ import { BadRequestError, NotFoundError, ValidationError } from "../http/problem
 import { publicOrigin } from "../http/paging";
 import { validationHook } from "../http/validation";
 import { API_PREFIX } from "../http/version";
-import { findPublished, listPublished } from "../jobs/published";
-import { findLocation } from "../reference/repository";
+import { createBoardDatabase } from "./database/client";
+import { boardJob } from "./database/reads";
 import { toBoardItem, toBoardJob } from "./representation";
 import { getBoardJobRoute, listBoardJobsRoute } from "./routes";
-import { decodeCursor, encodeCursor, wordsOf } from "./rules";
+import { DEFAULT_RADIUS_KM } from "./schemas";
+import { decodeCursor, encodeCursor, ftsQuery, wordsOf } from "./rules";
+import { searchBoard } from "./search";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const jobUrl = (c: Context<AppEnv>, id: number) => `${publicOrigin(c)}${API_PREFIX}/board/jobs/${id}`;
+const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+
+/**
+ * Board reads touch only the board's database (DESIGN 17), on a D1 session that may read the
+ * nearest replica: the board is a projection seconds behind the jobs anyway.
+ */
+const boardOf = (c: Context<AppEnv>) => createBoardDatabase(c.env.BOARD_DB.withSession("first-unconstrained"));
 
 export const boardApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(listBoardJobsRoute, async (c) => {
     const query = c.req.valid("query");
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    if (query.cursor !== undefined && !after) throw new BadRequestError("cursor must be a paging.next address's cursor, as given.");
-    const filter = {
-      words: wordsOf(query.q),
-      locationId: query.location === undefined ? undefined : Number(query.location),
+    if (query.cursor !== undefined && after === null) throw new BadRequestError("cursor must be a paging.next address's cursor, as given.");
+    if (query.radiusKm !== undefined && query.near === undefined) {
+      throw new ValidationError([{ field: "near", message: "radiusKm needs near: the id of the place to measure from." }]);
+    }
+    const words = wordsOf(query.q);
+    const search = {
+      match: words.length ? ftsQuery(words) : null,
+      locationId: optionalNumber(query.location),
       provinceCode: query.province,
-      categoryId: query.category === undefined ? undefined : Number(query.category),
-      positionTypeId: query.positionType === undefined ? undefined : Number(query.positionType),
+      categoryId: optionalNumber(query.category),
+      positionTypeId: optionalNumber(query.positionType),
+      salaryMin: query.salaryMin,
+      near: query.near === undefined ? undefined : { placeId: Number(query.near), radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM },
     };
     // One more than the page tells whether there is a next page, without counting.
-    const rows = await listPublished(c.var.db, filter, after, query.pageSize + 1, nowSeconds());
-    // Asked only when nothing matched, so a filter by a public place costs no extra round trip.
-    if (!rows.length && filter.locationId !== undefined && (await findLocation(c.var.db, filter.locationId))?.ownerEmployerId !== null) {
-      throw new ValidationError([{ field: "location", message: "location must be the id of a public place (GET /api/v1.1/locations)." }]);
-    }
+    const rows = await searchBoard(boardOf(c), search, after, query.pageSize + 1, nowSeconds());
     const page = rows.slice(0, query.pageSize);
     let next: string | null = null;
     if (rows.length > query.pageSize) {
-      const last = page[page.length - 1];
-      const url = new URL(`${publicOrigin(c)}${new URL(c.req.url).pathname}${new URL(c.req.url).search}`);
-      url.searchParams.set("cursor", encodeCursor({ publishDate: last.publishDate, id: last.id }));
+      const requested = new URL(c.req.url);
+      const url = new URL(`${publicOrigin(c)}${requested.pathname}${requested.search}`);
+      url.searchParams.set("cursor", encodeCursor(page[page.length - 1].seq));
       next = url.toString();
     }
-    return c.json({ data: page.map((row) => toBoardItem(row, jobUrl(c, row.id))), paging: { pageSize: query.pageSize, next } }, 200);
+    return c.json({ data: page.map((row) => toBoardItem(row, (id) => jobUrl(c, id))), paging: { pageSize: query.pageSize, next } }, 200);
   })
   .openapi(getBoardJobRoute, async (c) => {
-    const row = await findPublished(c.var.db, c.req.valid("param").id, nowSeconds());
+    const row = await boardJob(boardOf(c), c.req.valid("param").id, nowSeconds());
     if (!row) throw new NotFoundError("No job on the board has this id.");
     return c.json(toBoardJob(row), 200);
   });

@@ -60,7 +60,7 @@ export function jobPostingLd(job: Job, employerName: string | null) {
       address: {
         "@type": "PostalAddress",
         addressLocality: location.type === "Province" ? undefined : location.name,
-        addressRegion: location.type === "Province" ? provinceCodeOfProvince(location.name) : provinceOf(location.description),
+        addressRegion: provinceCodeOf(location),
         addressCountry: "CA",
       },
     })),
@@ -84,18 +84,69 @@ export function jobPostingLd(job: Job, employerName: string | null) {
 
 const provinceCodeOfProvince = (name: string) => PROVINCES.find((p) => p.name === name || p.frenchName === name)?.code ?? null;
 
-/** An opaque cursor: where the page ended (publishDate, id). */
-export function encodeCursor(cursor: { publishDate: number; id: number }): string {
-  return btoa(`${cursor.publishDate}.${cursor.id}`).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+/**
+ * DESIGN 17: the board's order. A job's `seq` is its publishDate (seconds) × 2^21 plus the order
+ * in which the board took its (re)publications of that second, so seq descending is newest
+ * publishDate first, the later of equal ones first, and seq grows at every (re)publication or
+ * refresh. 2^21 per second keeps every seq up to the year 2106 a safe integer.
+ */
+export const SEQ_PER_SECOND = 2 ** 21;
+
+/** The seqs a job published at `publishDate` may take: [first, end). */
+export const seqSlotOf = (publishDate: number) => ({ first: publishDate * SEQ_PER_SECOND, end: (publishDate + 1) * SEQ_PER_SECOND });
+
+/** An opaque cursor: the seq the page ended at. */
+export function encodeCursor(seq: number): string {
+  return btoa(`s${seq}`).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 }
 
-export function decodeCursor(text: string): { publishDate: number; id: number } | null {
+export function decodeCursor(text: string): number | null {
   try {
-    const [publishDate, id] = atob(text.replace(/-/g, "+").replace(/_/g, "/")).split(".").map(Number);
-    return Number.isSafeInteger(publishDate) && Number.isSafeInteger(id) && id > 0 ? { publishDate, id } : null;
+    const match = /^s([1-9][0-9]{0,15})$/.exec(atob(text.replace(/-/g, "+").replace(/_/g, "/")));
+    const seq = match ? Number(match[1]) : NaN;
+    return Number.isSafeInteger(seq) ? seq : null;
   } catch {
     return null;
   }
+}
+
+/** DESIGN 17: a salary per year, to compare with `salaryMin` (hourly × 2 080, daily × 260, weekly × 52, monthly × 12). */
+const PERIODS_PER_YEAR: Record<number, number> = { 1: 1, 2: 12, 3: 52, 4: 260, 5: 2080 };
+
+/** The top of a salary range (amounts in ten-thousandths, as stored) in CAD a year; null without a salary. */
+export function yearlyTopOf(amount: number | null, maxAmount: number | null, salaryTypeId: number | null): number | null {
+  const top = maxAmount ?? amount;
+  if (top === null || salaryTypeId === null || !(salaryTypeId in PERIODS_PER_YEAR)) return null;
+  return (top / 10_000) * PERIODS_PER_YEAR[salaryTypeId];
+}
+
+/** The mean Earth radius (IUGG), in km. */
+const EARTH_RADIUS_KM = 6371.0088;
+const radians = (degrees: number) => (degrees * Math.PI) / 180;
+
+export interface Coordinates {
+  latitude: number;
+  longitude: number;
+}
+
+/** The great-circle distance (haversine), in km. */
+export function distanceKm(a: Coordinates, b: Coordinates): number {
+  const h =
+    Math.sin(radians(b.latitude - a.latitude) / 2) ** 2 +
+    Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(radians(b.longitude - a.longitude) / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The same formula in SQL (D1 has SQLite's math functions), for the radius search's places. */
+export const DISTANCE_SQL = (a: string, b: string) =>
+  `2 * ${EARTH_RADIUS_KM} * asin(min(1, sqrt(pow(sin(radians(${b}.latitude - ${a}.latitude) / 2), 2) + cos(radians(${a}.latitude)) * cos(radians(${b}.latitude)) * pow(sin(radians(${b}.longitude - ${a}.longitude) / 2), 2))))`;
+
+/** DESIGN 17a: one decimal, rounded half up (the epsilon keeps 12.35 from becoming 12.3 in binary). */
+export const roundKm = (km: number) => Math.floor(km * 10 + 0.5 + 1e-9) / 10;
+
+/** A place's province code: a province's own, or the one its description ends with ("Vancouver, BC"). */
+export function provinceCodeOf(location: { type: string; name: string; description: string }): string | null {
+  return location.type === "Province" ? provinceCodeOfProvince(location.name) : provinceOf(location.description);
 }
 
 /** The words of `q` as the title index folds them; at most 8, each up to 40 characters. */
@@ -110,3 +161,6 @@ export function wordsOf(q: string | undefined): string[] {
     .slice(0, 8)
     .map((word) => word.slice(0, 40));
 }
+
+/** An FTS5 query: every word as a quoted prefix, so nothing in it is query syntax; all must match. */
+export const ftsQuery = (words: string[]) => words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" ");

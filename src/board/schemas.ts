@@ -25,6 +25,12 @@ export const BoardItemSchema = z
     salary: JobSchema.shape.salary,
     summary: z.string().max(200).openapi({ description: "The description's text, at most 200 characters.", example: "Join our finance team…" }),
     url: z.string().max(2048).openapi({ format: "uri", example: "https://jobs-api.example.com/api/v1.1/board/jobs/1234" }),
+    distanceKm: z
+      .number()
+      .min(0)
+      .max(20_040)
+      .optional()
+      .openapi({ description: "With `near`: the great-circle distance from it to the nearest of the job's places, in km, one decimal.", example: 12.4 }),
   })
   .openapi("BoardItem");
 
@@ -95,13 +101,42 @@ export const BoardJobSchema = z
     },
   });
 
+/** DESIGN 17: the radius of a search with `near` and no `radiusKm`. */
+export const DEFAULT_RADIUS_KM = 50;
+
 export const BoardQuerySchema = z.object({
-  q: z.string().max(200).optional().openapi({ param: { name: "q", in: "query" }, description: "Title words, all required; each may be the start of a word.", example: "comptab" }),
+  q: z.string().max(200).optional().openapi({ param: { name: "q", in: "query" }, description: "Words of the title or the employer's public name, all required; each may be the start of a word.", example: "comptab" }),
   location: z.string().regex(/^[1-9][0-9]{0,9}$/, "location must be a location id.").optional().openapi({ param: { name: "location", in: "query" }, maxLength: 10, example: "21" }),
   province: z.enum(["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]).optional().openapi({ param: { name: "province", in: "query" } }),
   category: z.string().regex(/^[1-9][0-9]{0,9}$/, "category must be a category id.").optional().openapi({ param: { name: "category", in: "query" }, maxLength: 10, example: "1" }),
   positionType: z.string().regex(/^[1-9][0-9]{0,9}$/, "positionType must be a position type id.").optional().openapi({ param: { name: "positionType", in: "query" }, maxLength: 10, example: "1" }),
-  cursor: z.string().max(64).optional().openapi({ param: { name: "cursor", in: "query" }, description: "From `paging.next`.", example: "MTc5NTM2MDgwMy4xMjM0" }),
+  near: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/, "near must be a location id.")
+    .optional()
+    .openapi({ param: { name: "near", in: "query" }, maxLength: 10, description: "Jobs with a place within `radiusKm` of this public place (a city or town with coordinates).", example: "21" }),
+  radiusKm: z
+    .string()
+    .regex(/^[0-9]{1,3}(\.[0-9]{1,3})?$/, "radiusKm must be a number of km from 1 to 500.")
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(z.number().min(1, "radiusKm must be a number of km from 1 to 500.").max(500, "radiusKm must be a number of km from 1 to 500.").optional())
+    .openapi({ param: { name: "radiusKm", in: "query" }, type: "number", minimum: 1, maximum: 500, default: DEFAULT_RADIUS_KM, description: "With `near` only; default 50." } as never),
+  salaryMin: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,7})$/, "salaryMin must be a whole number of CAD a year from 0 to 10000000.")
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(z.number().int().max(10_000_000, "salaryMin must be a whole number of CAD a year from 0 to 10000000.").optional())
+    .openapi({
+      param: { name: "salaryMin", in: "query" },
+      type: "integer",
+      minimum: 0,
+      maximum: 10_000_000,
+      description: "CAD a year: jobs whose salary reaches it at the top of its range (hourly × 2 080, daily × 260, weekly × 52, monthly × 12).",
+      example: 60000,
+    } as never),
+  cursor: z.string().max(64).optional().openapi({ param: { name: "cursor", in: "query" }, description: "From `paging.next`.", example: "czM3NjUxNDQ0OTg3MzMwNTY" }),
   pageSize: z
     .string()
     .regex(/^(0|[1-9][0-9]{0,9})$/, "pageSize must be a whole number from 1 to 50.")

@@ -10,6 +10,11 @@ export function createDatabase(d1: D1Database | D1DatabaseSession) {
 
 export type Database = ReturnType<typeof createDatabase>;
 
+/** A Drizzle instance on another D1 database (the board's), with the same transient-error retries. */
+export function createDatabaseOf<S extends Record<string, unknown>>(d1: D1Database | D1DatabaseSession, tables: S) {
+  return drizzle(retrying(d1) as D1Database, { schema: tables });
+}
+
 const EXECUTE = new Set<string | symbol>(["run", "all", "first", "raw"]);
 
 /**
@@ -54,7 +59,7 @@ const dialect = new SQLiteAsyncDialect();
  * A D1 statement from Drizzle-built SQL (a `sql` template or a query builder). Batches of raw
  * SQL run on the D1 client itself: Drizzle's batch cannot carry raw SQL with parameters.
  */
-export function toStatement(db: Database, query: SQL | { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+export function toStatement(db: { $client: D1Database }, query: SQL | { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
   const { sql: text, params } = "toSQL" in query ? query.toSQL() : dialect.sqlToQuery(query);
   return db.$client.prepare(text).bind(...params);
 }

@@ -123,6 +123,9 @@ export const jobs = sqliteTable(
     // The cron's two set-based statements.
     index("jobs_auto_refresh_idx").on(t.status, t.autoRefresh, t.publishDate),
     index("jobs_expiry_idx").on(t.status, t.closeDate),
+    // The board's repair by the cron (DESIGN 17): the jobs that should be on the board, by id,
+    // with what it compares, read from the index alone.
+    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate).where(sql`${t.status} = 'active'`),
   ],
 );
 

@@ -17,4 +17,6 @@ export const APPLICATION_EVENT_TYPES = ["application.received"] as const;
 export const SUBSCRIBABLE_EVENT_TYPES = [...JOB_EVENT_TYPES, ...APPLICATION_EVENT_TYPES] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = "webhook.test";
-export type EventType = SubscribableEventType | typeof TEST_EVENT_TYPE;
+/** An employer's public name changed (DESIGN 17a): for the board, not for webhooks. `data`: `{ name }`. */
+export const EMPLOYER_RENAMED = "employer.renamed";
+export type EventType = SubscribableEventType | typeof TEST_EVENT_TYPE | typeof EMPLOYER_RENAMED;

@@ -1,5 +1,5 @@
 import { etagOf } from "./etag";
-import { parseJobSnapshot } from "./repository";
+import { parseJobSnapshot, type JobRow } from "./repository";
 import { toJob } from "./representation";
 
 /**
@@ -13,4 +13,11 @@ export function renderJobEventData(type: string, recorded: string): unknown {
   if (!parsed.job || type === "job.deleted") return parsed;
   const row = parseJobSnapshot(JSON.stringify(parsed.job));
   return { job: toJob(row), etag: etagOf(row), revision: row.revision };
+}
+
+/** The job as a job event's change left it, or null for `job.deleted` (which names only its id). */
+export function jobOfEvent(type: string, recorded: string): JobRow | null {
+  const parsed = JSON.parse(recorded) as { job?: Record<string, unknown> };
+  if (!parsed.job || type === "job.deleted") return null;
+  return parseJobSnapshot(JSON.stringify(parsed.job));
 }

@@ -5,6 +5,7 @@ import type { EventDispatcher } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
+import { rebuildBoard, repairBoard } from "../board/reconcile";
 import { failureOf, runStages } from "./stages";
 
 /**
@@ -18,6 +19,7 @@ export async function handleScheduled(
   env: Env,
   dispatcher: EventDispatcher,
 ): Promise<void> {
+  if (controller.cron === BOARD_REBUILD) return rebuild(env, controller.scheduledTime);
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
   const recorded: RecordedEvent[] = [];
@@ -32,6 +34,8 @@ export async function handleScheduled(
         return { dispatched: recorded.length, ...(await dispatcher.maintain(env, now.getTime())) };
       },
     ],
+    // After the events: what they could not bring to the board, this repairs (DESIGN 17).
+    ["board", async () => ({ ...(await repairBoard(env, now.getTime())) })],
     ["webhooks", () => maintainWebhooks(env, now.getTime())],
     // Before the purge, so that the résumés of applications expired now go in the same run.
     ["retention", () => expireApplications(env, now.getTime())],
@@ -52,4 +56,16 @@ export async function handleScheduled(
   }
   console.error(JSON.stringify(line));
   throw failureOf(run);
+}
+
+/**
+ * Not a Cron Trigger: `npm run board:rebuild` invokes the scheduled handler with this name to
+ * rebuild the board from scratch (scripts/board-rebuild.mjs).
+ */
+export const BOARD_REBUILD = "board:rebuild";
+
+async function rebuild(env: Env, scheduledTime: number): Promise<void> {
+  const started = Date.now();
+  const outcome = await rebuildBoard(env, scheduledTime);
+  console.log(JSON.stringify({ event: "board-rebuild", ...outcome, durationMs: Date.now() - started }));
 }

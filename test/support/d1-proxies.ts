@@ -7,7 +7,7 @@ import { API } from "./api";
  * from it: `replace` gets the method's name and the original (bound), and returns a stand-in
  * or undefined to keep it.
  */
-export function proxiedD1(replace: (name: string | symbol, original: Function) => Function | undefined): D1Database {
+export function proxiedD1(replace: (name: string | symbol, original: Function) => Function | undefined, base: D1Database = env.DB): D1Database {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(t, prop) {
@@ -17,7 +17,7 @@ export function proxiedD1(replace: (name: string | symbol, original: Function) =
         return replace(prop, value.bind(t)) ?? value.bind(t);
       },
     });
-  return wrap(env.DB);
+  return wrap(base);
 }
 
 /**
@@ -38,7 +38,7 @@ export function interleavedD1(meanwhile: () => Promise<unknown>, times = 1): D1D
 }
 
 /** A D1 binding that records every statement it binds, with its values (to EXPLAIN them). */
-export function capturingD1(): { db: D1Database; ran: { sql: string; params: unknown[] }[] } {
+export function capturingD1(base: D1Database = env.DB): { db: D1Database; ran: { sql: string; params: unknown[] }[] } {
   const ran: { sql: string; params: unknown[] }[] = [];
   const db = proxiedD1((name, original) =>
     name === "prepare"
@@ -53,6 +53,7 @@ export function capturingD1(): { db: D1Database; ran: { sql: string; params: unk
           });
         }
       : undefined,
+    base,
   );
   return { db, ran };
 }
@@ -68,12 +69,12 @@ export async function afterAnswers(): Promise<void> {
 export async function requestWith(
   db: D1Database,
   path: string,
-  init: { method?: string; json?: unknown; apiKey: string; headers?: Record<string, string> },
+  init: { method?: string; json?: unknown; apiKey: string; headers?: Record<string, string>; boardDb?: D1Database },
 ): Promise<Response> {
   const headers = new Headers({ "API-Key": init.apiKey, ...init.headers });
   if (init.json !== undefined) headers.set("Content-Type", "application/json");
   const body = init.json === undefined ? undefined : JSON.stringify(init.json);
-  return worker.fetch(new Request(`${API}${path}`, { method: init.method ?? "GET", headers, body }), { ...env, DB: db }, {
+  return worker.fetch(new Request(`${API}${path}`, { method: init.method ?? "GET", headers, body }), { ...env, DB: db, BOARD_DB: init.boardDb ?? env.BOARD_DB }, {
     waitUntil: (work: Promise<unknown>) => void pendingAfterAnswers.push(work),
     passThroughOnException: () => {},
   } as unknown as ExecutionContext);

@@ -7,6 +7,7 @@ declare global {
   namespace Cloudflare {
     interface Env extends WorkerBindings {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_BOARD_MIGRATIONS: D1Migration[];
       TEST_LOW_JOB_RATE_LIMITER: RateLimit;
       TEST_LOW_AUTH_FAILURE_RATE_LIMITER: RateLimit;
     }

@@ -1,0 +1,52 @@
+-- The board's word index and the triggers that keep its lists in step with board_jobs (DESIGN 17).
+-- Written by hand: drizzle-kit cannot express virtual tables or triggers.
+--
+-- board_search: the words of each job's title and of its employer's public name (empty for a
+-- confidential employer), folded for case and accents, prefix queries from 2 characters.
+-- rowid = board_jobs.seq, so the matches of a query are read newest first in rowid order and
+-- the read stops at the page. Contentless: the text lives in board_jobs and board_employers.
+CREATE VIRTUAL TABLE board_search USING fts5(
+  title, employer,
+  content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+);
+--> statement-breakpoint
+INSERT INTO board_totals (id, jobs) VALUES (1, 0);
+--> statement-breakpoint
+CREATE TRIGGER board_jobs_insert AFTER INSERT ON board_jobs BEGIN
+  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.title,
+    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT name FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
+  INSERT INTO board_job_places (seq, position, place_id, geo_id)
+    SELECT NEW.seq, key, value ->> 'placeId', value ->> 'geoId' FROM json_each(NEW.places);
+  INSERT OR IGNORE INTO board_job_provinces (province_code, seq)
+    SELECT value ->> 'province', NEW.seq FROM json_each(NEW.places) WHERE value ->> 'province' IS NOT NULL;
+  INSERT OR IGNORE INTO board_job_categories (category_id, seq) SELECT value, NEW.seq FROM json_each(NEW.categories);
+  UPDATE board_places SET jobs = jobs + 1 WHERE id IN (SELECT value ->> 'geoId' FROM json_each(NEW.places));
+  UPDATE board_totals SET jobs = jobs + 1 WHERE id = 1;
+END;
+--> statement-breakpoint
+CREATE TRIGGER board_jobs_delete AFTER DELETE ON board_jobs BEGIN
+  DELETE FROM board_search WHERE rowid = OLD.seq;
+  UPDATE board_places SET jobs = jobs - 1 WHERE id IN (SELECT value ->> 'geoId' FROM json_each(OLD.places));
+  DELETE FROM board_job_places WHERE seq = OLD.seq;
+  DELETE FROM board_job_provinces WHERE seq = OLD.seq AND province_code IN (SELECT value ->> 'province' FROM json_each(OLD.places));
+  DELETE FROM board_job_categories WHERE seq = OLD.seq AND category_id IN (SELECT value FROM json_each(OLD.categories));
+  UPDATE board_totals SET jobs = jobs - 1 WHERE id = 1;
+END;
+--> statement-breakpoint
+-- An update is the delete of the old row's lists and the insert of the new one's (its seq may change).
+CREATE TRIGGER board_jobs_update AFTER UPDATE ON board_jobs BEGIN
+  DELETE FROM board_search WHERE rowid = OLD.seq;
+  UPDATE board_places SET jobs = jobs - 1 WHERE id IN (SELECT value ->> 'geoId' FROM json_each(OLD.places));
+  DELETE FROM board_job_places WHERE seq = OLD.seq;
+  DELETE FROM board_job_provinces WHERE seq = OLD.seq AND province_code IN (SELECT value ->> 'province' FROM json_each(OLD.places));
+  DELETE FROM board_job_categories WHERE seq = OLD.seq AND category_id IN (SELECT value FROM json_each(OLD.categories));
+  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.title,
+    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT name FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
+  INSERT INTO board_job_places (seq, position, place_id, geo_id)
+    SELECT NEW.seq, key, value ->> 'placeId', value ->> 'geoId' FROM json_each(NEW.places);
+  INSERT OR IGNORE INTO board_job_provinces (province_code, seq)
+    SELECT value ->> 'province', NEW.seq FROM json_each(NEW.places) WHERE value ->> 'province' IS NOT NULL;
+  INSERT OR IGNORE INTO board_job_categories (category_id, seq) SELECT value, NEW.seq FROM json_each(NEW.categories);
+  UPDATE board_places SET jobs = jobs + 1 WHERE id IN (SELECT value ->> 'geoId' FROM json_each(NEW.places));
+END;

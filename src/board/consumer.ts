@@ -1,0 +1,28 @@
+import { createDatabase } from "../db/client";
+import type { EventNotice } from "../events/dispatch";
+import { findEvents } from "../events/repository";
+import { EMPLOYER_RENAMED } from "../events/types";
+import type { Env } from "../env";
+import { jobOfEvent } from "../jobs/event-data";
+import { batch, createBoardDatabase } from "./database/client";
+import { renameEmployer } from "./database/writes";
+import { applyJobChanges } from "./feed";
+
+/**
+ * The board queue's consumer (DESIGN 17): the events a batch names, read from the outbox, become
+ * the board's changes. Should it fail, the queue delivers the batch again; applying is idempotent
+ * (revisions guard every write), and what is never applied the cron repairs.
+ */
+export async function consumeBoardBatch(batchOfNotices: MessageBatch<EventNotice>, env: Env): Promise<void> {
+  const events = await findEvents(createDatabase(env.DB), batchOfNotices.messages.flatMap((message) => message.body.events));
+  const board = createBoardDatabase(env.BOARD_DB);
+  const changes = events
+    .filter((event) => event.type.startsWith("job."))
+    .map((event) => ({ jobId: event.subjectId, revision: event.revision ?? 0, row: jobOfEvent(event.type, event.data) }));
+  await applyJobChanges(board, changes, "newer", Math.floor(Date.now() / 1000));
+  for (const event of events.filter((e) => e.type === EMPLOYER_RENAMED)) {
+    const { name } = JSON.parse(event.data) as { name: string };
+    await batch(board, renameEmployer(event.employerId, name, event.occurredAt));
+  }
+  batchOfNotices.ackAll();
+}

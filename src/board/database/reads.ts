@@ -1,0 +1,119 @@
+import { sql, type SQL } from "drizzle-orm";
+import { jsonRows } from "../../db/lists";
+import { all, type BoardDatabase } from "./client";
+
+// The board's reads (DESIGN 17). Every page is read newest first (seq descending) from one
+// source that is itself in seq order, from the cursor on, and stops at the page: the word index
+// with `q`, else the index of the most telling filter, else board_jobs itself. Other filters are
+// checked on that walk. Nothing sorts all its matches; the one exception, the radius search by
+// its places, is chosen only when those places hold few jobs (src/board/search.ts).
+
+/** A board row as pages render it: the public job, its summary, its employer's public name. */
+export interface BoardRow {
+  seq: number;
+  job: string;
+  summary: string;
+  employerName: string;
+}
+
+export interface BoardFilter {
+  /** FTS5 query text (src/board/rules.ts ftsQuery), or null. */
+  match: string | null;
+  locationId?: number;
+  provinceCode?: string;
+  categoryId?: number;
+  positionTypeId?: number;
+  salaryMin?: number;
+  /** Jobs with a place among these (the radius search's places), and how to read them. */
+  near?: { places: number[]; byPlaces: boolean };
+}
+
+const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
+interface Source {
+  from: SQL;
+  seq: SQL;
+  where: SQL[];
+}
+
+/** The source the page is walked from, in seq order, and which filter it already applies. */
+function sourceOf(filter: BoardFilter, after: number): { source: Source; used: keyof BoardFilter | null } {
+  if (filter.match !== null) {
+    // FTS5 names its MATCH column after the table: no alias here.
+    return { source: { from: sql`board_search`, seq: sql`board_search.rowid`, where: [sql`board_search MATCH ${filter.match}`, sql`board_search.rowid < ${after}`] }, used: "match" };
+  }
+  if (filter.locationId !== undefined) {
+    return { source: { from: sql`board_job_places d`, seq: sql`d.seq`, where: [sql`d.place_id = ${filter.locationId}`, sql`d.seq < ${after}`] }, used: "locationId" };
+  }
+  if (filter.near?.byPlaces) {
+    // Few jobs at these places (that is why this plan was chosen): read them all, then sort.
+    const seqs = sql`(SELECT DISTINCT seq FROM board_job_places WHERE geo_id IN (SELECT value FROM ${jsonRows(filter.near.places)}) AND seq < ${after})`;
+    return { source: { from: sql`${seqs} d`, seq: sql`d.seq`, where: [] }, used: "near" };
+  }
+  if (filter.categoryId !== undefined) {
+    return { source: { from: sql`board_job_categories d`, seq: sql`d.seq`, where: [sql`d.category_id = ${filter.categoryId}`, sql`d.seq < ${after}`] }, used: "categoryId" };
+  }
+  if (filter.provinceCode !== undefined) {
+    return { source: { from: sql`board_job_provinces d`, seq: sql`d.seq`, where: [sql`d.province_code = ${filter.provinceCode}`, sql`d.seq < ${after}`] }, used: "provinceCode" };
+  }
+  if (filter.positionTypeId !== undefined) {
+    return { source: { from: sql`board_jobs d INDEXED BY board_jobs_position_type_idx`, seq: sql`d.seq`, where: [sql`d.position_type_id = ${filter.positionTypeId}`, sql`d.seq < ${after}`] }, used: "positionTypeId" };
+  }
+  return { source: { from: sql`board_jobs d`, seq: sql`d.seq`, where: [sql`d.seq < ${after}`] }, used: null };
+}
+
+/** The filters the source does not apply, as conditions on board_jobs `b`. */
+function checksOf(filter: BoardFilter, used: keyof BoardFilter | null, now: number): SQL[] {
+  const checks: SQL[] = [sql`b.close_date > ${now}`];
+  if (filter.locationId !== undefined && used !== "locationId") {
+    checks.push(sql`EXISTS (SELECT 1 FROM board_job_places p WHERE p.seq = b.seq AND p.place_id = ${filter.locationId})`);
+  }
+  if (filter.near && used !== "near") {
+    checks.push(sql`EXISTS (SELECT 1 FROM board_job_places p WHERE p.seq = b.seq AND p.geo_id IN (SELECT value FROM ${jsonRows(filter.near.places)}))`);
+  }
+  if (filter.categoryId !== undefined && used !== "categoryId") {
+    checks.push(sql`EXISTS (SELECT 1 FROM board_job_categories c WHERE c.category_id = ${filter.categoryId} AND c.seq = b.seq)`);
+  }
+  if (filter.provinceCode !== undefined && used !== "provinceCode") {
+    checks.push(sql`EXISTS (SELECT 1 FROM board_job_provinces p WHERE p.province_code = ${filter.provinceCode} AND p.seq = b.seq)`);
+  }
+  if (filter.positionTypeId !== undefined && used !== "positionTypeId") checks.push(sql`b.position_type_id = ${filter.positionTypeId}`);
+  if (filter.salaryMin !== undefined) checks.push(sql`b.salary_year_top >= ${filter.salaryMin}`);
+  return checks;
+}
+
+/** One page of the board, newest first, after the cursor's seq; `limit` rows at most. */
+export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: number | null, limit: number, now: number): Promise<BoardRow[]> {
+  const { source, used } = sourceOf(filter, after ?? NO_CURSOR);
+  const where = [...source.where, sql`b.seq = ${source.seq}`, ...checksOf(filter, used, now)];
+  // CROSS JOIN keeps the source as the outer loop: the walk is in its order and stops at the limit.
+  return all<BoardRow>(
+    db,
+    sql`SELECT b.seq, b.job, b.summary, e.name AS employerName
+      FROM (SELECT ${source.seq} AS seq FROM ${source.from} CROSS JOIN board_jobs b
+            WHERE ${sql.join(where, sql` AND `)} ORDER BY ${source.seq} DESC LIMIT ${limit}) k
+      JOIN board_jobs b ON b.seq = k.seq
+      JOIN board_employers e ON e.employer_id = b.employer_id
+      ORDER BY b.seq DESC`,
+  );
+}
+
+/** A job on the board, or undefined. */
+export async function boardJob(db: BoardDatabase, jobId: number, now: number): Promise<BoardRow | undefined> {
+  const rows = await all<BoardRow>(
+    db,
+    sql`SELECT b.seq, b.job, b.summary, e.name AS employerName FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
+      WHERE b.job_id = ${jobId} AND b.close_date > ${now}`,
+  );
+  return rows[0];
+}
+
+/** For the cron's comparison: the board's jobs after `afterJobId`, by job id. */
+export function boardRevisionsPage(db: BoardDatabase, afterJobId: number, limit: number): Promise<{ jobId: number; revision: number }[]> {
+  return all(db, sql`SELECT job_id AS jobId, revision FROM board_jobs WHERE job_id > ${afterJobId} ORDER BY job_id LIMIT ${limit}`);
+}
+
+/** For the cron's comparison: the employers' names the board shows, after `afterEmployerId`. */
+export function boardEmployersPage(db: BoardDatabase, afterEmployerId: number, limit: number): Promise<{ employerId: number; name: string }[]> {
+  return all(db, sql`SELECT employer_id AS employerId, name FROM board_employers WHERE employer_id > ${afterEmployerId} ORDER BY employer_id LIMIT ${limit}`);
+}

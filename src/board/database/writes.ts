@@ -1,0 +1,74 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { BoardEntry } from "../projection";
+
+// The board's writes (DESIGN 17). Each change is a few statements for one atomic batch, guarded
+// in SQL by the newest revision the board applied to the job (board_revisions), so a repeated or
+// older message changes nothing whatever order the batches run in. The triggers of
+// drizzle/board/0001_search_and_triggers.sql keep the word index and the lists in step.
+
+/**
+ * How a change compares with what the board applied: a message applies only when newer; the
+ * cron's repair also when equal (a row lost by hand still has its revision recorded).
+ */
+export type Freshness = "newer" | "not older";
+
+const unlessSuperseded = (jobId: number, revision: number, freshness: Freshness) =>
+  sql`NOT EXISTS (SELECT 1 FROM board_revisions r WHERE r.job_id = ${jobId}
+    AND (r.deleted OR r.revision ${freshness === "newer" ? sql`>=` : sql`>`} ${revision}))`;
+
+/** The revisions a batch applied (its last statement: the guards above read the ones before it). */
+export function recordRevisions(changes: { jobId: number; revision: number; deleted: boolean }[]): SQL {
+  return sql`INSERT INTO board_revisions (job_id, revision, deleted)
+    SELECT value ->> 'jobId', value ->> 'revision', value ->> 'deleted' FROM json_each(${JSON.stringify(changes)}) WHERE true
+    ON CONFLICT (job_id) DO UPDATE SET revision = max(revision, excluded.revision), deleted = max(deleted, excluded.deleted)`;
+}
+
+/** The first name of each employer whose job the batch puts on the board (renames alone change it later). */
+export function recordEmployers(employers: { id: number; name: string }[]): SQL {
+  return sql`INSERT INTO board_employers (employer_id, name, named_at)
+    SELECT value ->> 'id', value ->> 'name', 0 FROM json_each(${JSON.stringify(employers)}) WHERE true
+    ON CONFLICT (employer_id) DO NOTHING`;
+}
+
+/**
+ * The job on the board as `entry` says. It keeps its seq while its publishDate is unchanged;
+ * otherwise it takes the next seq of its publishDate's second.
+ */
+export function putJob(entry: BoardEntry, freshness: Freshness): SQL {
+  const nextSeq = sql`(SELECT coalesce(max(seq) + 1, ${entry.seqSlot.first}) FROM board_jobs
+    WHERE seq >= ${entry.seqSlot.first} AND seq < ${entry.seqSlot.end})`;
+  return sql`INSERT INTO board_jobs (seq, job_id, revision, employer_id, confidential, title, publish_date, close_date,
+        position_type_id, salary_year_top, summary, job, places, categories)
+      SELECT ${nextSeq}, ${entry.jobId}, ${entry.revision}, ${entry.employerId}, ${entry.confidential ? 1 : 0}, ${entry.title},
+        ${entry.publishDate}, ${entry.closeDate}, ${entry.positionTypeId}, ${entry.salaryYearTop}, ${entry.summary}, ${entry.job},
+        ${entry.places}, ${entry.categories}
+      WHERE ${unlessSuperseded(entry.jobId, entry.revision, freshness)}
+      ON CONFLICT (job_id) DO UPDATE SET
+        seq = CASE WHEN board_jobs.publish_date = excluded.publish_date THEN board_jobs.seq ELSE excluded.seq END,
+        revision = excluded.revision, employer_id = excluded.employer_id, confidential = excluded.confidential,
+        title = excluded.title, publish_date = excluded.publish_date, close_date = excluded.close_date,
+        position_type_id = excluded.position_type_id, salary_year_top = excluded.salary_year_top,
+        summary = excluded.summary, job = excluded.job, places = excluded.places, categories = excluded.categories`;
+}
+
+/** The job off the board: archived, expired or past its closeDate (`deleted`: gone for good). */
+export function removeJob(jobId: number, revision: number, freshness: Freshness, deleted: boolean): SQL {
+  return sql`DELETE FROM board_jobs WHERE job_id = ${jobId} AND ${deleted ? sql`true` : unlessSuperseded(jobId, revision, freshness)}`;
+}
+
+/** A row the board holds for a job that should not be there, unless it changed since it was read. */
+export function removeStrayJob(jobId: number, revision: number): SQL {
+  return sql`DELETE FROM board_jobs WHERE job_id = ${jobId} AND revision = ${revision}`;
+}
+
+/** An employer's public name (`namedAt`: when it was set, ms): its jobs are found by it from now on. */
+export function renameEmployer(employerId: number, name: string, namedAt: number): SQL[] {
+  return [
+    sql`INSERT INTO board_employers (employer_id, name, named_at) VALUES (${employerId}, ${name}, ${namedAt})
+      ON CONFLICT (employer_id) DO UPDATE SET name = excluded.name, named_at = excluded.named_at
+      WHERE excluded.named_at >= board_employers.named_at AND excluded.name <> board_employers.name`,
+    sql`INSERT OR REPLACE INTO board_search (rowid, title, employer)
+      SELECT seq, title, (SELECT name FROM board_employers WHERE employer_id = ${employerId})
+      FROM board_jobs WHERE employer_id = ${employerId} AND NOT confidential`,
+  ];
+}

@@ -1,0 +1,52 @@
+import type { JobRow } from "../jobs/repository";
+import { batch, type BoardDatabase } from "./database/client";
+import { loadGazetteer } from "./database/places";
+import { putJob, recordEmployers, recordRevisions, removeJob, type Freshness } from "./database/writes";
+import { isOnBoard, projectJob } from "./projection";
+
+// DESIGN 17: how a job's change reaches the board, for the queue consumer and the cron's repair alike.
+
+/** A job as a change left it: `row` null when the job was deleted. */
+export interface JobChange {
+  jobId: number;
+  revision: number;
+  row: JobRow | null;
+}
+
+/**
+ * Changes per D1 batch: with the employers' and the revisions' statements, about 200 statements,
+ * so a queue invocation of 800 changes stays within D1's 1 000 queries per invocation.
+ */
+const CHANGES_PER_BATCH = 200;
+
+/** The newest change of each job (a deletion is the newest there can be). */
+export function newestPerJob(changes: JobChange[]): JobChange[] {
+  const newest = new Map<number, JobChange>();
+  for (const change of changes) {
+    const seen = newest.get(change.jobId);
+    if (!seen || (seen.row !== null && (change.row === null || change.revision > seen.revision))) newest.set(change.jobId, change);
+  }
+  return [...newest.values()];
+}
+
+/**
+ * Applies each job's newest change: on the board when its job is active and not past its
+ * closeDate, off it otherwise. `freshness` says which changes the board takes (writes.ts).
+ */
+export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], freshness: Freshness, nowSeconds: number): Promise<void> {
+  const gazetteer = await loadGazetteer(db);
+  const newest = newestPerJob(changes);
+  for (let i = 0; i < newest.length; i += CHANGES_PER_BATCH) {
+    const chunk = newest.slice(i, i + CHANGES_PER_BATCH);
+    const entries = chunk.map((change) => (change.row && isOnBoard(change.row, nowSeconds) ? projectJob(change.row, gazetteer) : null));
+    const employers = new Map(entries.flatMap((entry) => (entry ? [[entry.employerId, entry.employerName] as const] : [])));
+    await batch(db, [
+      recordEmployers([...employers].map(([id, name]) => ({ id, name }))),
+      ...chunk.map((change, j) => {
+        const entry = entries[j];
+        return entry ? putJob(entry, freshness) : removeJob(change.jobId, change.revision, freshness, change.row === null);
+      }),
+      recordRevisions(chunk.map((change) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null }))),
+    ]);
+  }
+}

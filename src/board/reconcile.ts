@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import { createDatabase } from "../db/client";
+import type { Env } from "../env";
+import { employerNames, visibleJobRevisions, visibleJobs } from "../jobs/published";
+import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
+import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
+import { removeStrayJob, renameEmployer } from "./database/writes";
+import { applyJobChanges } from "./feed";
+
+// DESIGN 17: the cron's repair of the board. It compares `(job id, revision)` of every job that
+// should be on the board with the board's own, a page at a time (memory holds one page), and
+// repairs every difference, so a lost message, or a board wiped by hand, costs one cron run.
+
+const PAGE = 500;
+/** Whole jobs read at once for a repair: descriptions may be large, memory holds these only. */
+const JOBS_PER_READ = 50;
+const END = Number.MAX_SAFE_INTEGER;
+
+export interface RepairOutcome {
+  /** Jobs that should be on the board. */
+  checked: number;
+  /** Jobs put back, or brought up to date. */
+  repaired: number;
+  /** Rows that should not have been there. */
+  removed: number;
+  /** Employers' names corrected. */
+  renamed: number;
+}
+
+export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): Promise<RepairOutcome> {
+  const db = createDatabase(env.DB);
+  const board = createBoardDatabase(env.BOARD_DB);
+  const now = Math.floor(nowMs / 1000);
+  const outcome: RepairOutcome = { checked: 0, repaired: 0, removed: 0, renamed: 0 };
+  for (let after = 0; after < END; ) {
+    // The board first: a job that changes between the two reads is then seen newer in jobs, and
+    // repaired with what jobs say, never with what the board said.
+    const onBoard = await boardRevisionsPage(board, after, PAGE);
+    const expected = await visibleJobRevisions(db, after, PAGE, now);
+    // The two pages compare up to where both are complete.
+    const upTo = Math.min(onBoard.length === PAGE ? onBoard[PAGE - 1].jobId : END, expected.length === PAGE ? expected[PAGE - 1].id : END);
+    const boardRevision = new Map(onBoard.filter((row) => row.jobId <= upTo).map((row) => [row.jobId, row.revision]));
+    const wanted = expected.filter((job) => job.id <= upTo);
+    outcome.checked += wanted.length;
+    const stale = wanted.filter((job) => boardRevision.get(job.id) !== job.revision).map((job) => job.id);
+    for (let i = 0; i < stale.length; i += JOBS_PER_READ) {
+      const rows = await visibleJobs(db, stale.slice(i, i + JOBS_PER_READ), now);
+      await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row })), "not older", now);
+      outcome.repaired += rows.length;
+    }
+    const wantedIds = new Set(wanted.map((job) => job.id));
+    const strays = [...boardRevision].filter(([jobId]) => !wantedIds.has(jobId));
+    if (strays.length) {
+      await batch(board, strays.map(([jobId, revision]) => removeStrayJob(jobId, revision)));
+      outcome.removed += strays.length;
+    }
+    after = upTo;
+  }
+  outcome.renamed = await repairEmployerNames(db, board, nowMs);
+  return outcome;
+}
+
+async function repairEmployerNames(db: ReturnType<typeof createDatabase>, board: BoardDatabase, nowMs: number): Promise<number> {
+  let renamed = 0;
+  for (let after = 0; ; ) {
+    const shown = await boardEmployersPage(board, after, PAGE);
+    if (shown.length === 0) return renamed;
+    const current = new Map((await employerNames(db, shown.map((e) => e.employerId))).map((e) => [e.id, e.name]));
+    const wrong = shown.filter((e) => current.has(e.employerId) && current.get(e.employerId) !== e.name);
+    for (const employer of wrong) await batch(board, renameEmployer(employer.employerId, current.get(employer.employerId)!, nowMs));
+    renamed += wrong.length;
+    after = shown[shown.length - 1].employerId;
+  }
+}
+
+/** Rows deleted per statement while wiping: each fires the triggers that clear its lists. */
+const WIPE_CHUNK = 5_000;
+
+/**
+ * `npm run board:rebuild`: the board from scratch. Every row derived from jobs goes (the places
+ * a migration seeded stay), then one repair puts back every job that should be on the board.
+ */
+export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
+  const board = createBoardDatabase(env.BOARD_DB);
+  const [{ wiped }] = await all<{ wiped: number }>(board, sql`SELECT count(*) AS wiped FROM board_jobs`);
+  for (;;) {
+    const [result] = await batch(board, [sql`DELETE FROM board_jobs WHERE seq IN (SELECT seq FROM board_jobs LIMIT ${WIPE_CHUNK})`]);
+    if (result.meta.changes === 0) break;
+  }
+  await batch(board, [sql`DELETE FROM board_revisions`, sql`DELETE FROM board_employers`]);
+  return { wiped, ...(await repairBoard(env, nowMs)) };
+}

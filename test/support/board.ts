@@ -1,0 +1,34 @@
+import { env } from "cloudflare:workers";
+import { repairBoard } from "../../src/board/reconcile";
+
+let settledUpTo = 0;
+
+/**
+ * The board is fed by a queue (DESIGN 17): a write reaches it about a second later. Waits until
+ * the board's consumer has taken the newest revision of every job that recorded an event (the
+ * real queue and consumer do the work), then runs the cron's repair once, which also catches
+ * what a test changed in DB by hand. Fails after `timeoutMs`.
+ */
+export async function settleBoard(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const { upTo } = (await env.DB.prepare("SELECT coalesce(max(rowid), 0) AS upTo FROM events").first<{ upTo: number }>())!;
+  for (;;) {
+    // Only the events since the last settle: a test may wipe the board's revisions on purpose.
+    const { results: expected } = await env.DB.prepare(
+      "SELECT subject_id AS id, max(revision) AS revision, max(type = 'job.deleted') AS deleted FROM events WHERE type LIKE 'job.%' AND rowid > ? AND rowid <= ? GROUP BY subject_id",
+    )
+      .bind(settledUpTo, upTo)
+      .all<{ id: number; revision: number; deleted: number }>();
+    const { results: seen } = await env.BOARD_DB.prepare("SELECT job_id AS id, revision, deleted FROM board_revisions").all<{ id: number; revision: number; deleted: number }>();
+    const applied = new Map(seen.map((row) => [row.id, row]));
+    const waiting = expected.filter((job) => {
+      const board = applied.get(job.id);
+      return !board || board.revision < job.revision || board.deleted < job.deleted;
+    });
+    if (waiting.length === 0) break;
+    if (Date.now() > deadline) throw new Error(`the board did not take ${waiting.length} job change(s) within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  settledUpTo = upTo;
+  await repairBoard(env, Date.now());
+}
