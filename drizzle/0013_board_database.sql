@@ -11,4 +11,4 @@ DROP TABLE IF EXISTS board_search;
 DROP INDEX IF EXISTS jobs_board_idx;
 --> statement-breakpoint
 -- The board's repair by the cron reads the jobs that should be on the board from this index alone.
-CREATE INDEX `jobs_visible_idx` ON `jobs` (`id`,`revision`,`close_date`) WHERE "jobs"."status" = 'active';
+CREATE INDEX `jobs_visible_idx` ON `jobs` (`id`,`revision`,`close_date`,`updated_at`) WHERE "jobs"."status" = 'active';

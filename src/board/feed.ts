@@ -14,8 +14,9 @@ export interface JobChange {
 }
 
 /**
- * Changes per D1 batch: with the employers' and the revisions' statements, about 200 statements,
- * so a queue invocation of 800 changes stays within D1's 1 000 queries per invocation.
+ * Changes per D1 batch: with the employers' and the revisions' statements, about 200 statements.
+ * A queue invocation takes at most 8 notices of at most 100 events (wrangler.toml), so at most
+ * 800 changes: within D1's 1 000 queries per invocation.
  */
 const CHANGES_PER_BATCH = 200;
 

@@ -11,7 +11,14 @@ import { applyJobChanges } from "./feed";
 // should be on the board with the board's own, a page at a time (memory holds one page), and
 // repairs every difference, so a lost message, or a board wiped by hand, costs one cron run.
 
-const PAGE = 500;
+/** Jobs compared per read: two small rows of numbers each, about 100 KB a page. */
+const PAGE = 5_000;
+/**
+ * A job changed this recently is left to its message, on its way through the queue: repairing
+ * it here would only do the consumer's work twice (the cron's own refreshes included). Should
+ * the message be lost, the next run repairs it.
+ */
+const IN_FLIGHT_SECONDS = 60;
 /** Whole jobs read at once for a repair: descriptions may be large, memory holds these only. */
 const JOBS_PER_READ = 50;
 const END = Number.MAX_SAFE_INTEGER;
@@ -27,7 +34,7 @@ export interface RepairOutcome {
   renamed: number;
 }
 
-export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): Promise<RepairOutcome> {
+export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number, { inFlightSeconds = IN_FLIGHT_SECONDS } = {}): Promise<RepairOutcome> {
   const db = createDatabase(env.DB);
   const board = createBoardDatabase(env.BOARD_DB);
   const now = Math.floor(nowMs / 1000);
@@ -40,7 +47,9 @@ export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: numb
     // The two pages compare up to where both are complete.
     const upTo = Math.min(onBoard.length === PAGE ? onBoard[PAGE - 1].jobId : END, expected.length === PAGE ? expected[PAGE - 1].id : END);
     const boardRevision = new Map(onBoard.filter((row) => row.jobId <= upTo).map((row) => [row.jobId, row.revision]));
-    const wanted = expected.filter((job) => job.id <= upTo);
+    const compared = expected.filter((job) => job.id <= upTo);
+    const settled = now - inFlightSeconds;
+    const wanted = compared.filter((job) => job.updatedAt < settled || inFlightSeconds === 0);
     outcome.checked += wanted.length;
     const stale = wanted.filter((job) => boardRevision.get(job.id) !== job.revision).map((job) => job.id);
     for (let i = 0; i < stale.length; i += JOBS_PER_READ) {
@@ -48,7 +57,7 @@ export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: numb
       await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row })), "not older", now);
       outcome.repaired += rows.length;
     }
-    const wantedIds = new Set(wanted.map((job) => job.id));
+    const wantedIds = new Set(compared.map((job) => job.id));
     const strays = [...boardRevision].filter(([jobId]) => !wantedIds.has(jobId));
     if (strays.length) {
       await batch(board, strays.map(([jobId, revision]) => removeStrayJob(jobId, revision)));
@@ -88,5 +97,5 @@ export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: num
     if (result.meta.changes === 0) break;
   }
   await batch(board, [sql`DELETE FROM board_revisions`, sql`DELETE FROM board_employers`]);
-  return { wiped, ...(await repairBoard(env, nowMs)) };
+  return { wiped, ...(await repairBoard(env, nowMs, { inFlightSeconds: 0 })) };
 }

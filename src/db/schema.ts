@@ -125,7 +125,7 @@ export const jobs = sqliteTable(
     index("jobs_expiry_idx").on(t.status, t.closeDate),
     // The board's repair by the cron (DESIGN 17): the jobs that should be on the board, by id,
     // with what it compares, read from the index alone.
-    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate).where(sql`${t.status} = 'active'`),
+    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt).where(sql`${t.status} = 'active'`),
   ],
 );
 

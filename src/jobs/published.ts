@@ -24,8 +24,13 @@ export async function findJobForCopy(db: Database, id: number): Promise<{ id: nu
  * For the board's repair (DESIGN 17): the jobs that should be on the board after `afterId`, by
  * id, with their revisions; read from jobs_visible_idx alone.
  */
-export function visibleJobRevisions(db: Database, afterId: number, limit: number, now: number): Promise<{ id: number; revision: number }[]> {
-  return all(db, sql`SELECT j.id, j.revision FROM jobs j INDEXED BY jobs_visible_idx
+export function visibleJobRevisions(
+  db: Database,
+  afterId: number,
+  limit: number,
+  now: number,
+): Promise<{ id: number; revision: number; updatedAt: number }[]> {
+  return all(db, sql`SELECT j.id, j.revision, j.updated_at AS updatedAt FROM jobs j INDEXED BY jobs_visible_idx
     WHERE j.status = 'active' AND j.id > ${afterId} AND j.close_date > ${now} ORDER BY j.id LIMIT ${limit}`);
 }
 

@@ -30,5 +30,5 @@ export async function settleBoard(timeoutMs = 10_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   settledUpTo = upTo;
-  await repairBoard(env, Date.now());
+  await repairBoard(env, Date.now(), { inFlightSeconds: 0 });
 }
