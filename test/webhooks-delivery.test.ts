@@ -117,8 +117,9 @@ describe("events (DESIGN 13)", () => {
     // One batch for the rules and their events; for the events' upkeep, one to mark the run's
     // own dispatched, one to expire and find the undispatched (one more to mark those); two for
     // the webhook upkeep (three when the sweep hands something over), three for applications:
-    // a handful, however many jobs change.
-    expect(trips).toBeLessThanOrEqual(10);
+    // and for the board's repair one read of the jobs to compare, one of the few earlier tests
+    // left off the board, one of names: a handful, however many jobs change.
+    expect(trips).toBeLessThanOrEqual(13);
     const received = receiver();
     await consumeWebhookBatch(batchOf(messages.map((m) => m.id)).batch, env);
     const payloads = received.map((r) => JSON.parse(r.body));
