@@ -1,5 +1,6 @@
 // Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
-// cron runner and the description cleaner, so the harness can measure them inside workerd.
+// cron runner, the Worker's scheduled handler and the description cleaner, so the harness can
+// measure them inside workerd.
 import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
@@ -15,6 +16,22 @@ async function cron(url: URL, env: Env): Promise<Response> {
   // Date.now() in workerd advances across I/O, and the runner's work is D1 I/O.
   const changed = Object.fromEntries(outcomes.map(({ rule, changed }) => [rule, changed]));
   return Response.json({ changed, trips: counter.count(), elapsedMs: Date.now() - started });
+}
+
+/**
+ * The Worker's own scheduled handler, as a Cron Trigger (or `npm run board:rebuild`, cron
+ * "board:rebuild") invokes it; answers once it is done, with the time it took inside workerd.
+ */
+async function scheduled(url: URL, env: Env): Promise<Response> {
+  const cron = url.searchParams.get("cron") ?? "0 * * * *";
+  const scheduledTime = Number(url.searchParams.get("now") ?? Date.now());
+  const started = Date.now();
+  try {
+    await worker.scheduled({ cron, scheduledTime, noRetry() {} } as ScheduledController, env);
+  } catch (error) {
+    return Response.json({ cron, error: String((error as Error)?.stack ?? error), elapsedMs: Date.now() - started }, { status: 500 });
+  }
+  return Response.json({ cron, elapsedMs: Date.now() - started });
 }
 
 /** The cleaner's floor (DESIGN 6a): a bare rewriter pass, one no-op handler per element and per text chunk. */
@@ -49,6 +66,7 @@ export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/__probe/cron") return cron(url, env);
+    if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
     const counter = countingD1(env.DB);
     const res = await worker.fetch(request, { ...env, DB: counter.db }, ctx);

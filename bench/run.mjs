@@ -5,8 +5,10 @@
 // measuring nothing (for a change to the report, not to what is measured).
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
+import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWorker, measureBundle } from "./lib/build.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
@@ -19,12 +21,15 @@ import { HOSTILE_SHAPES, WORST_ACCEPTED } from "./lib/shapes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const build = `${root}bench/.build`;
-const resultsFile = `${root}bench/results/latest.json`;
-const reportFile = `${root}docs/benchmarks.md`;
+// BENCH_OUTPUT_DIR=dir: latest.json and benchmarks.md go there instead (e.g. for a quick run
+// that must not replace the committed report).
+const outputDir = process.env.BENCH_OUTPUT_DIR;
+const resultsFile = outputDir ? `${outputDir}/latest.json` : `${root}bench/results/latest.json`;
+const reportFile = outputDir ? `${outputDir}/benchmarks.md` : `${root}docs/benchmarks.md`;
 
 if (process.argv.includes("--report-only")) {
   await writeFile(reportFile, renderReport(JSON.parse(await readFile(resultsFile, "utf8"))));
-  console.log("wrote docs/benchmarks.md from bench/results/latest.json");
+  console.log(`wrote ${reportFile} from ${resultsFile}`);
   process.exit(0);
 }
 // BENCH_QUICK=1: a smoke run (about a minute) with smaller data and shorter slices; its numbers
@@ -51,6 +56,8 @@ const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
 const BATCH_ROUNDS = setting("BENCH_BATCH_ROUNDS", 5, 2);
 const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
 const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
+// DESIGN 17: board staleness is a p99 over 100 changes.
+const STALENESS_CHANGES = setting("BENCH_STALENESS_CHANGES", 100, 100);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -69,10 +76,11 @@ const [apiScript, probeScript, bundle] = await Promise.all([
 step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
 
 const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js` });
-const { db, kv, origin } = runtime;
+const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
-  step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}`);
+  const boardMigrations = await applyMigrations(boardDb, `${root}drizzle/board`);
+  step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}; to BOARD_DB: ${boardMigrations.join(", ")}`);
 
   // --- seed -------------------------------------------------------------------------------
   const small = await createEmployer(db, kv, "Bench 1k Ltd.");
@@ -81,7 +89,9 @@ try {
   const deleter = await createEmployer(db, kv, "Bench Deletes Ltd.");
   let t = Date.now();
   Object.assign(small, await seedJobs(db, small.employerId, SMALL));
-  // The board spans every employer: its small case is measured now, with ~1 000 jobs in all.
+  // The board spans every employer: its small case is measured now, with ~1 000 jobs in all. The
+  // seed writes DB alone, so the board is filled as an operator would: cron "board:rebuild".
+  const rebuildSmall = await rebuildBoard(origin, { db, boardDb, label: "small", problems, step });
   const boardSmall = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
   const bytesBefore = await databaseBytes(db);
   Object.assign(large, await seedJobs(db, large.employerId, LARGE));
@@ -294,9 +304,36 @@ try {
   const batchSync = await measureBatchSync({ origin, db, kv, rounds: BATCH_ROUNDS, seeded: BATCH_SEEDED, problems, step });
 
   // --- the board, webhooks' write overhead, applications ---------------------------------
+  // Jobs whose titles the staleness measurement changes (their own employer, so the write load
+  // never touches them), then the board rebuilt over everything seeded so far: the largest board.
+  const stale = await createEmployer(db, kv, "Bench Board Staleness Ltd.");
+  Object.assign(stale, await seedJobs(db, stale.employerId, 200, { status: "active", description: descriptionOf(500) }));
+  const rebuildLarge = await rebuildBoard(origin, { db, boardDb, label: "large", problems, step });
   const boardLarge = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
   step(`board p50 (misses) at ${boardSmall.activeJobs} → ${boardLarge.activeJobs} active jobs: list ${boardSmall.list.p50.toFixed(2)} → ${boardLarge.list.p50.toFixed(2)} ms, q ${boardSmall.q.p50.toFixed(2)} → ${boardLarge.q.p50.toFixed(2)} ms`);
   const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, samples: BOARD_SAMPLES, problems, step })) };
+  board.rebuilds = { small: rebuildSmall, large: rebuildLarge };
+  board.radius = await measureRadius(origin, { samples: BOARD_SAMPLES, problems, step });
+  board.staleness = await measureStaleness(origin, {
+    employer: stale,
+    jobIds: Array.from({ length: stale.last - stale.first + 1 }, (_, i) => stale.first + i),
+    writeLoad: { host: HOSTS.api, method: "PUT", headers: ops.putPartial.headers, next: ops.putPartial.next },
+    connections: CONNECTIONS,
+    changes: STALENESS_CHANGES,
+    problems,
+    step,
+  });
+  // Every change since the rebuild reached the board through the queue alone: once the consumer
+  // has caught up, the board holds exactly the visible jobs again.
+  const converging = Date.now();
+  let converged = await compareBoard(db, boardDb);
+  while (!converged.same && Date.now() - converging < 30_000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    converged = await compareBoard(db, boardDb);
+  }
+  board.converged = { ...converged, waitedMs: Date.now() - converging };
+  if (!converged.same) problems.push(`board after the write load differs from the jobs 30 s later: ${JSON.stringify(converged)}`);
+  step(`board after the write load: ${converged.same ? `matches the jobs (${converged.actual.jobs}) after ${board.converged.waitedMs} ms` : "DIFFERS from the jobs"}`);
   const webhooks = await measureWebhookOverhead(origin, {
     db,
     createEmployer: (name) => createEmployer(db, kv, name),
@@ -350,10 +387,11 @@ try {
     },
     problems,
   };
-  await mkdir(`${root}bench/results`, { recursive: true });
+  await mkdir(dirname(resultsFile), { recursive: true });
+  await mkdir(dirname(reportFile), { recursive: true });
   await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
   await writeFile(reportFile, renderReport(results));
-  step(`wrote docs/benchmarks.md and bench/results/latest.json in ${elapsed()}`);
+  step(`wrote ${reportFile} and ${resultsFile} in ${elapsed()}`);
 } finally {
   await runtime.mf.dispose();
 }

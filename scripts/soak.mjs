@@ -9,7 +9,9 @@
 //
 // It starts `wrangler dev --env load` (wrangler.toml: [env.dev] with limits no client here reaches)
 // on a free port with a fresh --persist-to directory, so it never touches your local dev state. Exits non-zero on any 5xx, any answer the model did not
-// expect, any lost or ghost write, any wrong value, any duplicate referenceId.
+// expect, any lost or ghost write, any wrong value, any duplicate referenceId, and when, after one
+// run of the hourly cron at the end, the board's database (BOARD_DB, DESIGN 17) does not hold
+// exactly the active, not-past-closeDate jobs (same ids, revisions and titles).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -53,8 +55,8 @@ function local(dir, ...args) {
   return wrangler([...args, "--local", "--persist-to", dir, "--env", "load"]);
 }
 
-function query(dir, sql) {
-  const out = local(dir, "d1", "execute", "DB", "--json", "--command", sql);
+function query(dir, sql, database = "DB") {
+  const out = local(dir, "d1", "execute", database, "--json", "--command", sql);
   return JSON.parse(out.slice(out.indexOf("["))).at(-1)?.results ?? [];
 }
 
@@ -89,7 +91,7 @@ async function startApi(dir, port) {
   for (let waited = 0; waited < 90_000; waited += 250) {
     if (exited(child)) break;
     try {
-      if ((await fetch(`${base}/positiontypes`)).ok) return { base, log, stop: () => stopApi(child) };
+      if ((await fetch(`${base}/positiontypes`)).ok) return { base, origin: `http://127.0.0.1:${port}`, log, stop: () => stopApi(child) };
     } catch {
       // not listening yet
     }
@@ -443,6 +445,59 @@ function checkDatabase(dir, clients) {
   return { rows: rows.length, expected: expected.size, lost: lost.length, duplicates: duplicates.length, ...links };
 }
 
+/**
+ * One run of the hourly Cron Trigger ("0 * * * *"), as Cloudflare would start it, through
+ * wrangler dev's /cdn-cgi/local/scheduled (it answers once the handler is done: 200, or 500 when
+ * any stage failed). Its board stage repairs whatever the queue has not brought to the board.
+ */
+async function runCron(api) {
+  const res = await fetch(`${api.origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("0 * * * *")}&format=json`);
+  const text = await res.text();
+  if (res.status !== 200) anomaly(`cron "0 * * * *": ${res.status} ${text.slice(0, 500)} (see the wrangler log)`);
+  // The handler's own log line (src/scheduled/handler.ts), for what the board stage repaired.
+  const line = readFileSync(api.log, "utf8").split("\n").findLast((l) => l.includes('"event":"scheduled"'));
+  let boardStage;
+  try {
+    boardStage = line ? JSON.parse(line.slice(line.indexOf("{"))).stages?.board : undefined;
+  } catch {
+    boardStage = undefined;
+  }
+  return { status: res.status, body: text.slice(0, 300), boardStage };
+}
+
+/**
+ * After the cron: BOARD_DB holds exactly the jobs that should be on the board (active, closeDate
+ * not past), with the jobs' revisions and titles, and nothing else.
+ */
+function checkBoard(dir) {
+  const now = Math.floor(Date.now() / 1000);
+  const visible = query(dir, `SELECT id, revision, title FROM jobs WHERE status = 'active' AND close_date > ${now}`);
+  const board = query(dir, "SELECT job_id, revision, title, close_date FROM board_jobs", "BOARD_DB");
+  const expected = new Map(visible.map((job) => [job.id, job]));
+  const shown = new Map(board.map((row) => [row.job_id, row]));
+  const problems = { missing: 0, extra: 0, wrongRevision: 0, wrongTitle: 0 };
+  for (const [id, job] of expected) {
+    const row = shown.get(id);
+    if (!row) {
+      problems.missing++;
+      anomaly(`board: job ${id} (active, revision ${job.revision}) is not on the board`);
+    } else if (row.revision !== job.revision) {
+      problems.wrongRevision++;
+      anomaly(`board: job ${id} has revision ${row.revision} on the board, ${job.revision} in jobs`);
+    } else if (row.title !== job.title) {
+      problems.wrongTitle++;
+      anomaly(`board: job ${id} is titled ${JSON.stringify(row.title)} on the board, ${JSON.stringify(job.title)} in jobs`);
+    }
+  }
+  for (const [id, row] of shown) {
+    if (!expected.has(id)) {
+      problems.extra++;
+      anomaly(`board: job ${id} (revision ${row.revision}) is on the board but is not an active, open job`);
+    }
+  }
+  return { visibleJobs: expected.size, boardRows: shown.size, ...problems };
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -450,6 +505,7 @@ async function main() {
   const started = Date.now();
   console.log(`Soak (${SHORT ? "short" : "full"} mode): ${SECONDS} s, ${CLIENTS} clients, ${EMPLOYERS} employers, seed ${SEED}; state in ${dir}`);
   local(dir, "d1", "migrations", "apply", "DB");
+  local(dir, "d1", "migrations", "apply", "BOARD_DB");
   const employers = await seedEmployers(dir);
   const api = await startApi(dir, await freePort());
   let ok = false;
@@ -462,8 +518,10 @@ async function main() {
     // The workload's own figures, before the final reads add theirs.
     const workload = { byOp: { ...stats.byOp }, byStatus: { ...stats.byStatus }, latencies: [...stats.latencies].sort((a, b) => a - b) };
     const finalReads = await checkThroughApi(clients);
+    const cron = await runCron(api);
     await api.stop();
     const database = checkDatabase(dir, clients);
+    const board = checkBoard(dir);
 
     const lat = workload.latencies;
     const figures = {
@@ -481,13 +539,25 @@ async function main() {
       jobsDeleted: clients.reduce((n, c) => n + c.deleted.size, 0),
       finalReads,
       database,
+      cron,
+      board,
       fiveXx: stats.fiveXx,
       anomalies: anomalies.length,
       totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
     console.log(JSON.stringify(figures, null, 2));
-    ok = anomalies.length === 0 && stats.fiveXx === 0 && database.lost === 0 && database.duplicates === 0;
-    console.log(ok ? "SOAK PASSED: every acknowledged write is in the database with its values, every delete is gone, no 5xx." : `SOAK FAILED: ${anomalies.length} anomalies (first ${MAX_ANOMALIES_SHOWN} above).`);
+    const boardExact = cron.status === 200 && board.missing + board.extra + board.wrongRevision + board.wrongTitle === 0;
+    ok = anomalies.length === 0 && stats.fiveXx === 0 && database.lost === 0 && database.duplicates === 0 && boardExact;
+    if (!boardExact) {
+      console.error(
+        `BOARD MISMATCH after one cron run: ${board.missing} missing, ${board.extra} extra, ${board.wrongRevision} with another revision, ${board.wrongTitle} with another title (cron answered ${cron.status}).`,
+      );
+    }
+    console.log(
+      ok
+        ? "SOAK PASSED: every acknowledged write is in the database with its values, every delete is gone, no 5xx; after one cron run the board holds exactly the active, open jobs."
+        : `SOAK FAILED: ${anomalies.length} anomalies (first ${MAX_ANOMALIES_SHOWN} above).`,
+    );
   } finally {
     await api.stop();
     if (ok) rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,11 @@
 // The capabilities around the job API, each measured against what it adds to or spares:
 // - webhooks (DESIGN 13): POST and PUT for an employer with a subscribed endpoint vs one
 //   without, in the same run (the outbox insert rides in the write's own batch);
-// - the public board (DESIGN 14): list page 1 and a `q` search, cache misses, one at a time,
-//   at ~1 000 and at 100 000+ active jobs (measured before and after the large seed), a
-//   cached repeat vs a miss, throughput against floor (b);
+// - the public board (DESIGN 14, 17; reads BOARD_DB, filled by cron "board:rebuild" after the
+//   seeds): list page 1 and a `q` search, cache misses, one at a time, at ~1 000 and at the
+//   largest board (measured before and after the large seeds), a cached repeat vs a miss,
+//   throughput against floor (b), a radius search's too (bench/lib/board.mjs: radius vs list,
+//   staleness);
 // - applications (DESIGN 15): an application with a 1 MiB PDF résumé (R2 put, D1 batch).
 import { load, send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
@@ -37,7 +39,11 @@ export async function measureBoard(origin, { connections, seconds, samples, prob
   const missing = (path) => ({ host: HOSTS.api, method: "GET", path, next: () => ({ path: fresh(path) }) });
   const floor = { host: HOSTS.floor, path: "/floor/d1" };
   const throughput = {};
-  for (const [name, path] of [["list", `${API}/board/jobs?pageSize=20`], ["q", `${API}/board/jobs?q=accountant&pageSize=20`]]) {
+  for (const [name, path] of [
+    ["list", `${API}/board/jobs?pageSize=20`],
+    ["q", `${API}/board/jobs?q=accountant&pageSize=20`],
+    ["near", `${API}/board/jobs?near=14&radiusKm=50&pageSize=20`],
+  ]) {
     const before = await load(origin, { ...floor, connections, seconds });
     const run = await load(origin, { ...missing(path), connections, seconds });
     const after = await load(origin, { ...floor, connections, seconds });

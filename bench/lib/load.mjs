@@ -3,16 +3,19 @@ import autocannon from "autocannon";
 
 /**
  * Fixed concurrency for a fixed time. `next()` (optional) gives each request its own path and
- * body, e.g. a different existing job per DELETE. Returns throughput, latency and every status.
+ * body, e.g. a different existing job per DELETE. `onStart` (optional) is handed the run, whose
+ * `stop()` ends it before `seconds`. Returns throughput, latency and every status.
  */
-export async function load(origin, { host, method = "GET", path, headers = {}, body, next, connections, seconds }) {
+export async function load(origin, { host, method = "GET", path, headers = {}, body, next, connections, seconds, onStart }) {
   const request = { method, path, headers: { host, ...headers }, body };
-  const result = await autocannon({
+  const run = autocannon({
     url: origin,
     connections,
     duration: seconds,
     requests: [next ? { ...request, setupRequest: (req) => ({ ...req, ...next() }) } : request],
   });
+  onStart?.(run);
+  const result = await run;
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
   );

@@ -4,10 +4,12 @@ import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
 export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.bench" };
+/** wrangler.toml's board queue (DESIGN 17). */
+export const BOARD_QUEUE = "job-posting-board";
 
 /**
- * One workerd with fresh in-memory state and three Workers sharing the same D1 database and
- * KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
+ * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
+ * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
  * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
  */
 export async function startRuntime(root, { apiScript, probeScript, floorScript }) {
@@ -23,17 +25,23 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript }
     kvNamespaces: workerOptions.kvNamespaces,
     d1Databases: workerOptions.d1Databases,
     ratelimits: workerOptions.ratelimits,
-    // Résumés and the two queues' producers (nothing consumes in the benchmark: deliveries are
-    // not what it measures, and an outbound fetch would leave the machine).
+    // Résumés and every queue's producer. Of the consumers, only the board's runs (below): email
+    // and webhook deliveries are not what the benchmark measures, and an outbound fetch would
+    // leave the machine.
     r2Buckets: workerOptions.r2Buckets,
     queueProducers: workerOptions.queueProducers,
   };
-  const asBuilt = (name, scriptPath) => ({
+  if (!bindings.d1Databases?.BOARD_DB) throw new Error("wrangler.toml [env.load] declares no BOARD_DB database");
+  if (!Object.values(bindings.queueProducers ?? {}).some((q) => q.queueName === BOARD_QUEUE)) {
+    throw new Error(`wrangler.toml [env.load] declares no producer for ${BOARD_QUEUE}`);
+  }
+  const asBuilt = (name, scriptPath, extra = {}) => ({
     ...bindings,
     name,
     modules: true,
     scriptPath,
     routes: [`${HOSTS[name]}/*`],
+    ...extra,
   });
   // wrangler hands out options in Miniflare 4's shape; Miniflare 5 converts them itself.
   const mf = new Miniflare(convertV4MiniflareOptions({
@@ -42,7 +50,11 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript }
     // One JSON log line per request is part of the cost measured; printing them is not.
     handleStructuredLogs: () => {},
     workers: [
-      asBuilt("api", apiScript),
+      // The board's consumer, in the API Worker as deployed (DESIGN 17), handing batches over
+      // within 1 s as [env.load] does: the board's staleness under write load is measured.
+      asBuilt("api", apiScript, {
+        queueConsumers: { [BOARD_QUEUE]: { ...workerOptions.queueConsumers?.[BOARD_QUEUE], maxBatchTimeout: 1 } },
+      }),
       asBuilt("probe", probeScript),
       {
         name: "floor",
@@ -61,11 +73,12 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript }
     mf,
     origin: url.origin,
     db: await mf.getD1Database("DB", "api"),
+    boardDb: await mf.getD1Database("BOARD_DB", "api"),
     kv: await mf.getKVNamespace("API_KEYS", "api"),
   };
 }
 
-/** Applies `drizzle/*.sql` in order, as `wrangler d1 migrations apply` would. */
+/** Applies `drizzle/*.sql` (or `drizzle/board/*.sql`) in order, as `wrangler d1 migrations apply` would. */
 export async function applyMigrations(db, dir) {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
   for (const file of files) {

@@ -2,13 +2,18 @@ import { createHash, randomUUID } from "node:crypto";
 
 const DAY = 86_400;
 
-// Twenty titles, so that a `q` such as "accountant" matches one job in twenty, as a real
-// employer's search would, rather than every job or none.
+// Forty titles, two of them with "accountant", so that a `q` such as "accountant" matches one
+// job in twenty, as a real search would, rather than every job or none. No word of one is a
+// prefix of a word of another's (the board's search matches prefixes).
 export const TITLES = [
   "Senior Accountant", "Software Developer", "Registered Nurse", "Warehouse Associate", "Customer Service Representative",
   "Project Manager", "Electrician", "Administrative Assistant", "Truck Driver", "Sales Associate",
   "Data Analyst", "Line Cook", "Marketing Coordinator", "Mechanical Engineer", "Pharmacy Technician",
   "Heavy Equipment Operator", "Payroll Specialist", "Dental Hygienist", "Retail Store Manager", "Graphic Designer",
+  "Staff Accountant", "Early Childhood Educator", "Plumber", "Forklift Operator", "Personal Support Worker",
+  "Civil Engineer", "Bank Teller", "Welder", "Physiotherapist", "Network Administrator",
+  "Carpenter", "Human Resources Generalist", "Automotive Technician", "Barista", "Social Worker",
+  "Security Guard", "Licensed Practical Nurse", "Construction Labourer", "Bookkeeper", "Veterinary Technician",
 ];
 
 /** A realistic description of about `bytes` bytes, made only of allowed, already-clean HTML. */
@@ -38,9 +43,25 @@ export async function createEmployer(db, kv, name, plan = "standard") {
 }
 
 /**
+ * Slots to draw a job's place from: every public place of the gazetteer (ids 1..609 and
+ * 1000001.., provinces aside) at least once, the larger ones more often (one slot per 50 000
+ * people), so that, as on a real board, Toronto has thousands of jobs and a hamlet a few.
+ */
+async function placeSlots(db) {
+  const { results } = await db
+    .prepare("SELECT id, coalesce(population, 0) AS population FROM locations WHERE owner_employer_id IS NULL AND type <> 'Province' ORDER BY id")
+    .all();
+  return results.flatMap((p) => Array(Math.max(1, Math.round(p.population / 50_000))).fill(p.id));
+}
+
+/**
  * `count` jobs for one employer in one set-based statement (a recursive CTE), then one
- * location and one category link per job, so reads return realistic jobs. Runs the same
- * INSERTs the API does, so any trigger on jobs or its link tables fires as it would.
+ * location (drawn from the gazetteer's places, weighted by population) and one category link
+ * per job, so reads return realistic jobs. Salaries as employers post them: none for one job in
+ * seven, hourly (CA$16–65) for about a third, yearly (CA$35 000–160 000; from CA$65 000, half
+ * with a range, whose top stays above what the batch bench's updates set, CA$61 000) for the
+ * rest. Runs the same INSERTs the API does, so any trigger on jobs or its link tables fires as
+ * it would.
  */
 export async function seedJobs(db, employerId, count, options = {}) {
   const {
@@ -52,25 +73,32 @@ export async function seedJobs(db, employerId, count, options = {}) {
     closesInDays = 60,
     autoRefresh = false,
   } = options;
-  const { locations, firstLocation, categories } = await db
-    .prepare("SELECT (SELECT count(*) FROM locations) AS locations, (SELECT min(id) FROM locations) AS firstLocation, (SELECT count(*) FROM categories) AS categories")
-    .first();
+  const { categories } = await db.prepare("SELECT count(*) AS categories FROM categories").first();
+  const slots = await placeSlots(db);
   const statusSql =
     status === "mixed" ? "CASE n % 10 WHEN 0 THEN 'draft' WHEN 1 THEN 'archived' ELSE 'active' END" : `'${status}'`;
   const titles = TITLES.map((t) => `'${t}'`).join(", ");
   const published = now - publishedDaysAgo * DAY;
   const before = await db.prepare("SELECT coalesce(max(id), 0) AS id FROM jobs").first();
+  // h: a scramble of n, so that salary, title and place do not move in step.
   await db
     .prepare(
       `INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
         position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
         applicant_routing_type_id, application_email, application_url, created_at, updated_at)
-      WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1)
-      SELECT ?2, ?3 || printf('%06d', n), json_extract(json_array(${titles}), '$[' || (n % ${TITLES.length}) || ']') || ' ' || n,
+      WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1),
+        scrambled(n, h) AS (SELECT n, (n * 2654435761) % 1000003 FROM seq)
+      SELECT ?2, ?3 || printf('%06d', n), json_extract(json_array(${titles}), '$[' || (n % ${TITLES.length}) || ']'),
         ?4 - n, ?4 + ?5, n % 7 = 0, ?6, ${statusSql},
-        n % 5 + 1, (40000 + n % 60000) * 10000, NULL, 1, n % 3 = 0, ?7,
+        n % 5 + 1,
+        CASE WHEN h % 7 = 0 THEN NULL
+          WHEN h % 3 = 0 THEN (16 + h % 50) * 10000 + (h % 4) * 2500
+          ELSE (35000 + (h % 126) * 1000) * 10000 END,
+        CASE WHEN h % 7 = 0 OR h % 3 = 0 OR h % 2 = 0 OR h % 126 < 30 THEN NULL ELSE (35000 + (h % 126) * 1000 + 5000 + (h % 4) * 5000) * 10000 END,
+        CASE WHEN h % 7 = 0 THEN NULL WHEN h % 3 = 0 THEN 5 ELSE 1 END,
+        CASE WHEN h % 7 = 0 THEN NULL ELSE n % 11 = 0 END, ?7,
         2, NULL, 'https://careers.example.com/jobs/' || n, ?4 - n, ?4 - n
-      FROM seq`,
+      FROM scrambled`,
     )
     .bind(count, employerId, prefix, published, closesInDays * DAY, autoRefresh ? 1 : 0, description)
     .run();
@@ -78,9 +106,11 @@ export async function seedJobs(db, employerId, count, options = {}) {
     db
       .prepare(
         `INSERT INTO job_locations (job_id, location_id, position)
-        SELECT id, ?2 + id % ?3, 0 FROM jobs WHERE employer_id = ?1 AND id > ?4`,
+        WITH slots AS MATERIALIZED (SELECT key AS k, value AS place FROM json_each(?3))
+        SELECT j.id, s.place, 0 FROM jobs j JOIN slots s ON s.k = (j.id * 40503) % ?4
+        WHERE j.employer_id = ?1 AND j.id > ?2`,
       )
-      .bind(employerId, firstLocation, Math.min(locations, 500), before.id),
+      .bind(employerId, before.id, JSON.stringify(slots), slots.length),
     db
       .prepare(
         `INSERT INTO job_categories (job_id, category_id, position)
