@@ -1,6 +1,7 @@
 CREATE TABLE `board_employers` (
 	`employer_id` integer PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
+	`words` text NOT NULL,
 	`named_at` integer NOT NULL
 );
 --> statement-breakpoint
@@ -33,11 +34,13 @@ CREATE TABLE `board_jobs` (
 	`employer_id` integer NOT NULL,
 	`confidential` integer NOT NULL,
 	`title` text NOT NULL,
+	`words` text NOT NULL,
 	`publish_date` integer NOT NULL,
 	`close_date` integer NOT NULL,
 	`position_type_id` integer,
 	`salary_year_top` real,
 	`summary` text NOT NULL,
+	`item` text NOT NULL,
 	`job` text NOT NULL,
 	`places` text NOT NULL,
 	`categories` text NOT NULL

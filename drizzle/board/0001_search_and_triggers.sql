@@ -1,21 +1,23 @@
 -- The board's word index and the triggers that keep its lists in step with board_jobs (DESIGN 17).
 -- Written by hand: drizzle-kit cannot express virtual tables or triggers.
 --
--- board_search: the words of each job's title and of its employer's public name (empty for a
--- confidential employer), folded for case and accents, prefix queries from 2 characters.
--- rowid = board_jobs.seq, so the matches of a query are read newest first in rowid order and
--- the read stops at the page. Contentless: the text lives in board_jobs and board_employers.
+-- board_search: the search tokens of each job's title and of its employer's public name (none for
+-- a confidential employer). A token is a prefix of a folded word (src/board/rules.ts
+-- searchTokensOf), so a query word is one exact term, whose postings FTS5 reads in rowid order
+-- and stops reading at the page; a prefix query (`word*`) would first merge every matching term.
+-- rowid = board_jobs.seq: the matches are read newest first. Contentless: the tokens live in
+-- board_jobs and board_employers.
 CREATE VIRTUAL TABLE board_search USING fts5(
   title, employer,
   content = '', contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  tokenize = 'unicode61 remove_diacritics 2'
 );
 --> statement-breakpoint
 INSERT INTO board_totals (id, jobs) VALUES (1, 0);
 --> statement-breakpoint
 CREATE TRIGGER board_jobs_insert AFTER INSERT ON board_jobs BEGIN
-  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.title,
-    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT name FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
+  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.words,
+    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT words FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
   INSERT INTO board_job_places (seq, position, place_id, geo_id)
     SELECT NEW.seq, key, value ->> 'placeId', value ->> 'geoId' FROM json_each(NEW.places);
   INSERT OR IGNORE INTO board_job_provinces (province_code, seq)
@@ -41,8 +43,8 @@ CREATE TRIGGER board_jobs_update AFTER UPDATE ON board_jobs BEGIN
   DELETE FROM board_job_places WHERE seq = OLD.seq;
   DELETE FROM board_job_provinces WHERE seq = OLD.seq AND province_code IN (SELECT value ->> 'province' FROM json_each(OLD.places));
   DELETE FROM board_job_categories WHERE seq = OLD.seq AND category_id IN (SELECT value FROM json_each(OLD.categories));
-  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.title,
-    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT name FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
+  INSERT INTO board_search (rowid, title, employer) VALUES (NEW.seq, NEW.words,
+    CASE WHEN NEW.confidential THEN '' ELSE coalesce((SELECT words FROM board_employers WHERE employer_id = NEW.employer_id), '') END);
   INSERT INTO board_job_places (seq, position, place_id, geo_id)
     SELECT NEW.seq, key, value ->> 'placeId', value ->> 'geoId' FROM json_each(NEW.places);
   INSERT OR IGNORE INTO board_job_provinces (province_code, seq)

@@ -1,6 +1,7 @@
 import type { JobRow } from "../jobs/repository";
+import { toJob } from "../jobs/representation";
 import type { Location } from "../reference/schemas";
-import { provinceCodeOf, seqSlotOf, summaryOf, yearlyTopOf } from "./rules";
+import { provinceCodeOf, searchTokensOf, seqSlotOf, summaryOf, yearlyTopOf } from "./rules";
 
 // DESIGN 17: what the board keeps of a job, from the job as its change left it. Pure: the
 // consumer and the cron's repair both project through here, so they cannot disagree.
@@ -20,11 +21,15 @@ export interface BoardEntry {
   employerName: string;
   confidential: boolean;
   title: string;
+  /** The title's search tokens. */
+  words: string;
   publishDate: number;
   closeDate: number;
   positionTypeId: number | null;
   salaryYearTop: number | null;
   summary: string;
+  /** The list item's JSON before and after its employer, joined by a NUL (src/board/representation.ts). */
+  item: string;
   job: string;
   places: string;
   categories: string;
@@ -38,18 +43,22 @@ export function projectJob(row: JobRow, gazetteer: Gazetteer): BoardEntry {
   const locations = JSON.parse(row.locations) as Location[];
   // A place an employer created is shown by its text alone: its id would single out the employer (DESIGN 6b).
   const shown = locations.map((location) => ({ ...location, id: gazetteer.isPublic(location.id) ? location.id : null }));
-  const places = shown.map((location) => ({
-    placeId: location.id,
-    geoId:
-      location.type === "Province" || location.latitude === null || location.longitude === null
-        ? null
-        : gazetteer.placeAt(location.latitude, location.longitude),
-    province: provinceCodeOf(location),
-  }));
+  const places = shown.map((location) => {
+    // A province is an area: it has no point to measure a distance from.
+    const point = location.type !== "Province" && location.latitude !== null && location.longitude !== null;
+    return {
+      placeId: location.id,
+      geoId: point ? gazetteer.placeAt(location.latitude!, location.longitude!) : null,
+      province: provinceCodeOf(location),
+      latitude: point ? location.latitude : null,
+      longitude: point ? location.longitude : null,
+    };
+  });
   const categories = (JSON.parse(row.categories) as { id: number }[]).map((category) => category.id);
   // What the board shows: never the referenceId or the applicationEmail; the employer's name
   // is the board's own (board_employers), so a rename reaches every job at once.
   const job: JobRow = { ...row, referenceId: null, applicationEmail: null, employerName: "", locations: JSON.stringify(shown) };
+  const summary = summaryOf(row.description);
   return {
     jobId: row.id,
     revision: row.revision,
@@ -57,14 +66,28 @@ export function projectJob(row: JobRow, gazetteer: Gazetteer): BoardEntry {
     employerName: row.employerName,
     confidential: Boolean(row.confidential),
     title: row.title ?? "",
+    words: searchTokensOf(row.title ?? ""),
     publishDate: row.publishDate,
     closeDate: row.closeDate,
     positionTypeId: row.positionTypeId,
     salaryYearTop: yearlyTopOf(row.salaryAmount, row.salaryMaxAmount, row.salaryTypeId),
-    summary: summaryOf(row.description),
+    summary,
+    item: itemOf(job, summary),
     job: JSON.stringify(job),
     places: JSON.stringify(places),
     categories: JSON.stringify(categories),
     seqSlot: seqSlotOf(row.publishDate),
   };
+}
+
+/**
+ * The board item (DESIGN 14) without its employer and url, which the read adds: the employer's
+ * name is the board's current one, the url the request's origin.
+ */
+function itemOf(row: JobRow, summary: string): string {
+  const job = toJob(row);
+  const head = JSON.stringify({ id: job.id, title: job.title }).slice(0, -1);
+  const { publishDate, closeDate, locations, categories, positionType, salary } = job;
+  const tail = JSON.stringify({ publishDate, closeDate, locations, categories, positionType, salary, summary }).slice(1, -1);
+  return `${head}\u0000${tail}`;
 }

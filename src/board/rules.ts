@@ -149,18 +149,39 @@ export function provinceCodeOf(location: { type: string; name: string; descripti
   return location.type === "Province" ? provinceCodeOfProvince(location.name) : provinceOf(location.description);
 }
 
-/** The words of `q` as the title index folds them; at most 8, each up to 40 characters. */
-export function wordsOf(q: string | undefined): string[] {
-  if (!q) return [];
-  return q
+/** Words as search folds them: accents and case removed, split at anything not a letter or digit. */
+const foldedWords = (text: string) =>
+  text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
+    .filter(Boolean);
+
+/** The longest query word, and so the longest prefix a search token needs. */
+export const MAX_WORD_LENGTH = 40;
+
+/** The words of `q` as the index folds them; at most 8, each up to 40 characters. */
+export function wordsOf(q: string | undefined): string[] {
+  if (!q) return [];
+  return foldedWords(q)
     .slice(0, 8)
-    .map((word) => word.slice(0, 40));
+    .map((word) => [...word].slice(0, MAX_WORD_LENGTH).join(""));
 }
 
-/** An FTS5 query: every word as a quoted prefix, so nothing in it is query syntax; all must match. */
-export const ftsQuery = (words: string[]) => words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" ");
+/**
+ * The search tokens of a text (DESIGN 17: a query word matches a word or a word's prefix): every
+ * prefix of every folded word, up to 40 characters, once each. A query word is then one exact
+ * token of the index, which is read in order and stops at the page.
+ */
+export function searchTokensOf(text: string): string {
+  const tokens = new Set<string>();
+  for (const word of foldedWords(text)) {
+    const chars = [...word].slice(0, MAX_WORD_LENGTH);
+    for (let length = 1; length <= chars.length; length++) tokens.add(chars.slice(0, length).join(""));
+  }
+  return [...tokens].join(" ");
+}
+
+/** An FTS5 query: every word as a quoted token (so nothing in it is query syntax); all must match. */
+export const ftsQuery = (words: string[]) => words.map((word) => `"${word.replaceAll('"', '""')}"`).join(" ");

@@ -131,6 +131,7 @@ export const BoardQuerySchema = z.object({
     .openapi({
       param: { name: "salaryMin", in: "query" },
       type: "integer",
+      format: "int32",
       minimum: 0,
       maximum: 10_000_000,
       description: "CAD a year: jobs whose salary reaches it at the top of its range (hourly × 2 080, daily × 260, weekly × 52, monthly × 12).",

@@ -1,9 +1,8 @@
 import { ValidationError } from "../http/problem";
-import { boardPage, type BoardFilter, type BoardRow } from "./database/reads";
+import { boardPage, type BoardFilter, type BoardItemRow } from "./database/reads";
 import type { BoardDatabase } from "./database/client";
 import { isPublicPlace, neighbourhoodOf } from "./database/places";
 import { distanceKm, roundKm, type Coordinates } from "./rules";
-import type { Location } from "../reference/schemas";
 
 // DESIGN 17: a board search, from its validated query to the page's rows.
 
@@ -18,7 +17,7 @@ export interface BoardSearch {
   near?: { placeId: number; radiusKm: number };
 }
 
-export interface FoundRow extends BoardRow {
+export interface FoundRow extends BoardItemRow {
   /** The distance from `near` to the nearest of the job's places, when searching by radius. */
   distanceKm?: number;
 }
@@ -49,13 +48,13 @@ export async function searchBoard(db: BoardDatabase, search: BoardSearch, after:
   }
   if (!centre) return rows;
   const from = centre;
-  return rows.map((row) => ({ ...row, distanceKm: nearestKm(from, JSON.parse(row.job).locations) }));
+  return rows.map((row) => ({ ...row, distanceKm: nearestKm(from, row.places) }));
 }
 
 /** One decimal, to the nearest of the job's places that has a point (DESIGN 17a). */
-function nearestKm(centre: Coordinates, locationsJson: string): number | undefined {
-  const points = (JSON.parse(locationsJson) as Location[]).filter(
-    (l): l is Location & Coordinates => l.type !== "Province" && l.latitude !== null && l.longitude !== null,
+function nearestKm(centre: Coordinates, placesJson: string): number | undefined {
+  const points = (JSON.parse(placesJson) as { latitude: number | null; longitude: number | null }[]).filter(
+    (place): place is Coordinates => place.latitude !== null && place.longitude !== null,
   );
   if (points.length === 0) return undefined;
   return roundKm(Math.min(...points.map((point) => distanceKm(centre, point))));

@@ -8,11 +8,21 @@ import { all, type BoardDatabase } from "./client";
 // checked on that walk. Nothing sorts all its matches; the one exception, the radius search by
 // its places, is chosen only when those places hold few jobs (src/board/search.ts).
 
-/** A board row as pages render it: the public job, its summary, its employer's public name. */
-export interface BoardRow {
+/** A list item as the board keeps it (projection.ts), with its employer's current public name. */
+export interface BoardItemRow {
   seq: number;
+  jobId: number;
+  item: string;
+  employerId: number;
+  confidential: number;
+  employerName: string;
+  /** JSON of the job's places, with the coordinates a distance is measured to. */
+  places: string;
+}
+
+/** A whole public job as the board keeps it, with its employer's current public name. */
+export interface BoardJobRow {
   job: string;
-  summary: string;
   employerName: string;
 }
 
@@ -83,13 +93,13 @@ function checksOf(filter: BoardFilter, used: keyof BoardFilter | null, now: numb
 }
 
 /** One page of the board, newest first, after the cursor's seq; `limit` rows at most. */
-export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: number | null, limit: number, now: number): Promise<BoardRow[]> {
+export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: number | null, limit: number, now: number): Promise<BoardItemRow[]> {
   const { source, used } = sourceOf(filter, after ?? NO_CURSOR);
   const where = [...source.where, sql`b.seq = ${source.seq}`, ...checksOf(filter, used, now)];
   // CROSS JOIN keeps the source as the outer loop: the walk is in its order and stops at the limit.
-  return all<BoardRow>(
+  return all<BoardItemRow>(
     db,
-    sql`SELECT b.seq, b.job, b.summary, e.name AS employerName
+    sql`SELECT b.seq, b.job_id AS jobId, b.item, b.employer_id AS employerId, b.confidential, e.name AS employerName, b.places
       FROM (SELECT ${source.seq} AS seq FROM ${source.from} CROSS JOIN board_jobs b
             WHERE ${sql.join(where, sql` AND `)} ORDER BY ${source.seq} DESC LIMIT ${limit}) k
       JOIN board_jobs b ON b.seq = k.seq
@@ -99,10 +109,10 @@ export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: n
 }
 
 /** A job on the board, or undefined. */
-export async function boardJob(db: BoardDatabase, jobId: number, now: number): Promise<BoardRow | undefined> {
-  const rows = await all<BoardRow>(
+export async function boardJob(db: BoardDatabase, jobId: number, now: number): Promise<BoardJobRow | undefined> {
+  const rows = await all<BoardJobRow>(
     db,
-    sql`SELECT b.seq, b.job, b.summary, e.name AS employerName FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
+    sql`SELECT b.job, e.name AS employerName FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
       WHERE b.job_id = ${jobId} AND b.close_date > ${now}`,
   );
   return rows[0];

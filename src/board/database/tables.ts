@@ -18,12 +18,19 @@ export const boardJobs = sqliteTable(
     employerId: integer("employer_id").notNull(),
     confidential: integer("confidential", { mode: "boolean" }).notNull(),
     title: text("title").notNull(),
+    /** The title's search tokens: every prefix of every word (src/board/rules.ts searchTokensOf). */
+    words: text("words").notNull(),
     publishDate: integer("publish_date").notNull(),
     closeDate: integer("close_date").notNull(),
     positionTypeId: integer("position_type_id"),
     /** The top of the salary range converted to CAD a year (DESIGN 17); null without a salary. */
     salaryYearTop: real("salary_year_top"),
     summary: text("summary").notNull(),
+    /**
+     * The list item as JSON, rendered once here rather than at every read: its text before the
+     * employer and after it, joined by a NUL (which JSON text never holds unescaped).
+     */
+    item: text("item").notNull(),
     /** The public job (src/board/projection.ts), JSON. */
     job: text("job").notNull(),
     /** JSON `[{ placeId, geoId, province }]`: the triggers fill board_job_places and board_job_provinces from it. */
@@ -79,6 +86,8 @@ export const boardJobCategories = sqliteTable(
 export const boardEmployers = sqliteTable("board_employers", {
   employerId: integer("employer_id").primaryKey(),
   name: text("name").notNull(),
+  /** The name's search tokens (empty for nothing: a confidential job never uses them). */
+  words: text("words").notNull(),
   /** When this name was set (ms; 0: taken from a job's change), so an older rename never wins. */
   namedAt: integer("named_at").notNull(),
 });

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BoardEntry } from "../projection";
+import { searchTokensOf } from "../rules";
 
 // The board's writes (DESIGN 17). Each change is a few statements for one atomic batch, guarded
 // in SQL by the newest revision the board applied to the job (board_revisions), so a repeated or
@@ -25,8 +26,9 @@ export function recordRevisions(changes: { jobId: number; revision: number; dele
 
 /** The first name of each employer whose job the batch puts on the board (renames alone change it later). */
 export function recordEmployers(employers: { id: number; name: string }[]): SQL {
-  return sql`INSERT INTO board_employers (employer_id, name, named_at)
-    SELECT value ->> 'id', value ->> 'name', 0 FROM json_each(${JSON.stringify(employers)}) WHERE true
+  const rows = employers.map((employer) => ({ ...employer, words: searchTokensOf(employer.name) }));
+  return sql`INSERT INTO board_employers (employer_id, name, words, named_at)
+    SELECT value ->> 'id', value ->> 'name', value ->> 'words', 0 FROM json_each(${JSON.stringify(rows)}) WHERE true
     ON CONFLICT (employer_id) DO NOTHING`;
 }
 
@@ -37,18 +39,18 @@ export function recordEmployers(employers: { id: number; name: string }[]): SQL 
 export function putJob(entry: BoardEntry, freshness: Freshness): SQL {
   const nextSeq = sql`(SELECT coalesce(max(seq) + 1, ${entry.seqSlot.first}) FROM board_jobs
     WHERE seq >= ${entry.seqSlot.first} AND seq < ${entry.seqSlot.end})`;
-  return sql`INSERT INTO board_jobs (seq, job_id, revision, employer_id, confidential, title, publish_date, close_date,
-        position_type_id, salary_year_top, summary, job, places, categories)
+  return sql`INSERT INTO board_jobs (seq, job_id, revision, employer_id, confidential, title, words, publish_date, close_date,
+        position_type_id, salary_year_top, summary, item, job, places, categories)
       SELECT ${nextSeq}, ${entry.jobId}, ${entry.revision}, ${entry.employerId}, ${entry.confidential ? 1 : 0}, ${entry.title},
-        ${entry.publishDate}, ${entry.closeDate}, ${entry.positionTypeId}, ${entry.salaryYearTop}, ${entry.summary}, ${entry.job},
-        ${entry.places}, ${entry.categories}
+        ${entry.words}, ${entry.publishDate}, ${entry.closeDate}, ${entry.positionTypeId}, ${entry.salaryYearTop}, ${entry.summary},
+        ${entry.item}, ${entry.job}, ${entry.places}, ${entry.categories}
       WHERE ${unlessSuperseded(entry.jobId, entry.revision, freshness)}
       ON CONFLICT (job_id) DO UPDATE SET
         seq = CASE WHEN board_jobs.publish_date = excluded.publish_date THEN board_jobs.seq ELSE excluded.seq END,
         revision = excluded.revision, employer_id = excluded.employer_id, confidential = excluded.confidential,
-        title = excluded.title, publish_date = excluded.publish_date, close_date = excluded.close_date,
+        title = excluded.title, words = excluded.words, publish_date = excluded.publish_date, close_date = excluded.close_date,
         position_type_id = excluded.position_type_id, salary_year_top = excluded.salary_year_top,
-        summary = excluded.summary, job = excluded.job, places = excluded.places, categories = excluded.categories`;
+        summary = excluded.summary, item = excluded.item, job = excluded.job, places = excluded.places, categories = excluded.categories`;
 }
 
 /** The job off the board: archived, expired or past its closeDate (`deleted`: gone for good). */
@@ -64,11 +66,11 @@ export function removeStrayJob(jobId: number, revision: number): SQL {
 /** An employer's public name (`namedAt`: when it was set, ms): its jobs are found by it from now on. */
 export function renameEmployer(employerId: number, name: string, namedAt: number): SQL[] {
   return [
-    sql`INSERT INTO board_employers (employer_id, name, named_at) VALUES (${employerId}, ${name}, ${namedAt})
-      ON CONFLICT (employer_id) DO UPDATE SET name = excluded.name, named_at = excluded.named_at
+    sql`INSERT INTO board_employers (employer_id, name, words, named_at) VALUES (${employerId}, ${name}, ${searchTokensOf(name)}, ${namedAt})
+      ON CONFLICT (employer_id) DO UPDATE SET name = excluded.name, words = excluded.words, named_at = excluded.named_at
       WHERE excluded.named_at >= board_employers.named_at AND excluded.name <> board_employers.name`,
     sql`INSERT OR REPLACE INTO board_search (rowid, title, employer)
-      SELECT seq, title, (SELECT name FROM board_employers WHERE employer_id = ${employerId})
+      SELECT seq, words, (SELECT words FROM board_employers WHERE employer_id = ${employerId})
       FROM board_jobs WHERE employer_id = ${employerId} AND NOT confidential`,
   ];
 }
