@@ -2,13 +2,15 @@
 // npm run board:rebuild [-- --remote]: the board's database rebuilt from the jobs (DESIGN 17).
 // The Worker's own code does it (src/board/reconcile.ts rebuildBoard, bounded in memory: one page
 // at a time): this starts the Worker with `wrangler dev` on the chosen state and invokes its
-// scheduled handler under the name "board:rebuild", which no Cron Trigger uses.
+// scheduled handler under the name "board:rebuild", which no Cron Trigger uses: it wipes the
+// board and hands every job that should be on it to the board queue, whose consumer (in the same
+// Worker) puts them back, each invocation within D1's query budget. This waits for that.
 //   local (default): the state `npm run dev` serves (.wrangler/state), migrated first.
 //   --remote: `wrangler dev --remote`, the Worker running on Cloudflare against the deployed
 //   databases (their migrations are `npm run deploy`'s; none are applied here).
 import { parseArgs } from "node:util";
 import { startDevServer } from "./lib/dev-server.mjs";
-import { applyMigrations } from "./lib/wrangler.mjs";
+import { applyMigrations, BOARD_DATABASE, query } from "./lib/wrangler.mjs";
 
 const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } } });
 const STATE = ".wrangler/state";
@@ -19,11 +21,22 @@ const server = await startDevServer(STATE, {
   args: [...(values.remote ? ["--remote"] : ["--env", "dev"]), "--test-scheduled"],
   timeoutMs: 180_000,
 });
+const WAIT_MS = 60 * 60 * 1000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 try {
   const started = Date.now();
+  const now = Math.floor(started / 1000);
   const res = await fetch(`${server.origin}/__scheduled?cron=${encodeURIComponent("board:rebuild")}`);
   if (!res.ok) throw new Error(`the rebuild failed (${res.status}): ${await res.text()}`);
-  console.log(`Board rebuilt ${values.remote ? "(remote)" : "(local)"} in ${((Date.now() - started) / 1000).toFixed(1)} s; the Worker's log line "board-rebuild" has the counts.`);
+  // The jobs on the board's side as the rebuild saw them; ones changed since may differ by a few.
+  const [{ expected }] = query(`SELECT count(*) AS expected FROM jobs WHERE status = 'active' AND close_date > ${now}`, values.remote);
+  console.log(`Board wiped; putting back ${expected} jobs through the board queue…`);
+  for (let onBoard = -1; ; await sleep(2_000)) {
+    [{ onBoard }] = query("SELECT count(*) AS onBoard FROM board_jobs", values.remote, BOARD_DATABASE);
+    if (onBoard >= expected) break;
+    if (Date.now() - started > WAIT_MS) throw new Error(`after ${WAIT_MS / 60_000} min the board holds ${onBoard} of ${expected} jobs; the next cron run repairs the rest`);
+  }
+  console.log(`Board rebuilt ${values.remote ? "(remote)" : "(local)"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   server.stop();
 }

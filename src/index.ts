@@ -1,9 +1,9 @@
 import { createApp } from "./app";
 import { consumeEmailBatch, type QueuedCopy } from "./applications/copies";
-import { consumeBoardBatch } from "./board/consumer";
+import { consumeBoardBatch, type BoardQueueBody } from "./board/consumer";
 import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
-import { createDispatcher, type EventNotice } from "./events/dispatch";
+import { createDispatcher } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";
 import { consumeWebhookBatch, type WebhookQueueBody } from "./webhooks/consumer";
 import { webhooksSubscriber } from "./webhooks/subscriber";
@@ -25,7 +25,7 @@ export default {
     batch.queue.startsWith(EMAIL_QUEUE_NAME)
       ? consumeEmailBatch(batch as MessageBatch<QueuedCopy>, env)
       : batch.queue.startsWith(BOARD_QUEUE_NAME)
-        ? consumeBoardBatch(batch as MessageBatch<EventNotice>, env)
+        ? consumeBoardBatch(batch as MessageBatch<BoardQueueBody>, env)
         : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
 } satisfies ExportedHandler<Env>;
 

@@ -73,8 +73,8 @@ export function withRetries(run, readOnly) {
 }
 
 /** Runs SQL (one statement, so one transaction) and returns the rows of its last statement. */
-export function query(sql, remote) {
-  const out = withRetries(() => wrangler(["d1", "execute", DATABASE, ...target(remote), "--json", "--command", sql]), isReadOnly(sql));
+export function query(sql, remote, database = DATABASE) {
+  const out = withRetries(() => wrangler(["d1", "execute", database, ...target(remote), "--json", "--command", sql]), isReadOnly(sql));
   const results = JSON.parse(out.slice(out.indexOf("[")));
   return results.at(-1)?.results ?? [];
 }

@@ -7,14 +7,21 @@ import { jobOfEvent } from "../jobs/event-data";
 import { batch, createBoardDatabase } from "./database/client";
 import { renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
+import { repairJobs, type RepairNotice } from "./reconcile";
+
+/** What the board queue carries: events to apply, or jobs the cron found to repair. */
+export type BoardQueueBody = EventNotice | RepairNotice;
 
 /**
  * The board queue's consumer (DESIGN 17): the events a batch names, read from the outbox, become
  * the board's changes. Should it fail, the queue delivers the batch again; applying is idempotent
  * (revisions guard every write), and what is never applied the cron repairs.
  */
-export async function consumeBoardBatch(batchOfNotices: MessageBatch<EventNotice>, env: Env): Promise<void> {
-  const events = await findEvents(createDatabase(env.DB), batchOfNotices.messages.flatMap((message) => message.body.events));
+export async function consumeBoardBatch(batchOfNotices: MessageBatch<BoardQueueBody>, env: Env): Promise<void> {
+  const bodies = batchOfNotices.messages.map((message) => message.body);
+  const repairs = bodies.flatMap((body) => ("repair" in body ? body.repair : []));
+  if (repairs.length) await repairJobs(env, repairs, Date.now());
+  const events = await findEvents(createDatabase(env.DB), bodies.flatMap((body) => ("events" in body ? body.events : [])));
   const board = createBoardDatabase(env.BOARD_DB);
   const changes = events
     .filter((event) => event.type.startsWith("job."))

@@ -4,12 +4,15 @@ import type { Env } from "../env";
 import { employerNames, visibleJobRevisions, visibleJobs } from "../jobs/published";
 import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
-import { removeStrayJob, renameEmployer } from "./database/writes";
+import { removeStrayJobs, renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
 
 // DESIGN 17: the cron's repair of the board. It compares `(job id, revision)` of every job that
 // should be on the board with the board's own, a page at a time (memory holds one page), and
 // repairs every difference, so a lost message, or a board wiped by hand, costs one cron run.
+// The comparison costs two reads per 5 000 jobs; the repairs themselves go to the board queue,
+// 100 jobs a message, so that each consumer invocation repairs within D1's 1 000 queries per
+// invocation however much the board lost (a rebuild of every job included).
 
 /** Jobs compared per read: two small rows of numbers each, about 100 KB a page. */
 const PAGE = 5_000;
@@ -21,12 +24,57 @@ const PAGE = 5_000;
 const IN_FLIGHT_SECONDS = 60;
 /** Whole jobs read at once for a repair: descriptions may be large, memory holds these only. */
 const JOBS_PER_READ = 50;
+/** Jobs a repair message names: 8 messages per consumer invocation stay within its D1 budget. */
+const JOBS_PER_REPAIR_MESSAGE = 100;
+/** Messages per sendBatch (its limit is 100 messages and 256 KB). */
+const MESSAGES_PER_SEND = 100;
 const END = Number.MAX_SAFE_INTEGER;
+
+/** What the board queue carries besides event notices: jobs whose board rows the cron found wrong. */
+export interface RepairNotice {
+  repair: number[];
+}
+
+/** Where the jobs to repair go: to the board queue (the cron, a rebuild), or repaired at once (tests). */
+export type RepairSink = (jobIds: number[]) => Promise<void>;
+
+/** Hands the jobs to the board queue, 100 a message. */
+export const repairThroughQueue =
+  (env: Pick<Env, "BOARD_QUEUE">): RepairSink =>
+  async (jobIds) => {
+    const messages = [];
+    for (let i = 0; i < jobIds.length; i += JOBS_PER_REPAIR_MESSAGE) messages.push({ body: { repair: jobIds.slice(i, i + JOBS_PER_REPAIR_MESSAGE) } });
+    for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND) await env.BOARD_QUEUE.sendBatch(messages.slice(i, i + MESSAGES_PER_SEND));
+  };
+
+/**
+ * Puts each job on the board as jobs has it now, whatever the board says it applied (a row lost
+ * by hand still has its revision recorded), unless a newer change came meanwhile. A job no
+ * longer on the board's side is left to its own message.
+ */
+export async function repairJobs(env: Pick<Env, "DB" | "BOARD_DB">, jobIds: number[], nowMs: number): Promise<number> {
+  const db = createDatabase(env.DB);
+  const board = createBoardDatabase(env.BOARD_DB);
+  const now = Math.floor(nowMs / 1000);
+  let repaired = 0;
+  for (let i = 0; i < jobIds.length; i += JOBS_PER_READ) {
+    const rows = await visibleJobs(db, jobIds.slice(i, i + JOBS_PER_READ), now);
+    await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row })), "not older", now);
+    repaired += rows.length;
+  }
+  return repaired;
+}
+
+export const repairAtOnce =
+  (env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): RepairSink =>
+  async (jobIds) => {
+    await repairJobs(env, jobIds, nowMs);
+  };
 
 export interface RepairOutcome {
   /** Jobs that should be on the board. */
   checked: number;
-  /** Jobs put back, or brought up to date. */
+  /** Jobs to put back, or to bring up to date (handed to the sink). */
   repaired: number;
   /** Rows that should not have been there. */
   removed: number;
@@ -34,7 +82,11 @@ export interface RepairOutcome {
   renamed: number;
 }
 
-export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number, { inFlightSeconds = IN_FLIGHT_SECONDS } = {}): Promise<RepairOutcome> {
+export async function repairBoard(
+  env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">,
+  nowMs: number,
+  { inFlightSeconds = IN_FLIGHT_SECONDS, repair = repairThroughQueue(env) }: { inFlightSeconds?: number; repair?: RepairSink } = {},
+): Promise<RepairOutcome> {
   const db = createDatabase(env.DB);
   const board = createBoardDatabase(env.BOARD_DB);
   const now = Math.floor(nowMs / 1000);
@@ -52,15 +104,12 @@ export async function repairBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: numb
     const wanted = compared.filter((job) => job.updatedAt < settled || inFlightSeconds === 0);
     outcome.checked += wanted.length;
     const stale = wanted.filter((job) => boardRevision.get(job.id) !== job.revision).map((job) => job.id);
-    for (let i = 0; i < stale.length; i += JOBS_PER_READ) {
-      const rows = await visibleJobs(db, stale.slice(i, i + JOBS_PER_READ), now);
-      await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row })), "not older", now);
-      outcome.repaired += rows.length;
-    }
+    if (stale.length) await repair(stale);
+    outcome.repaired += stale.length;
     const wantedIds = new Set(compared.map((job) => job.id));
-    const strays = [...boardRevision].filter(([jobId]) => !wantedIds.has(jobId));
+    const strays = [...boardRevision].filter(([jobId]) => !wantedIds.has(jobId)).map(([jobId, revision]) => ({ jobId, revision }));
     if (strays.length) {
-      await batch(board, strays.map(([jobId, revision]) => removeStrayJob(jobId, revision)));
+      await batch(board, [removeStrayJobs(strays)]);
       outcome.removed += strays.length;
     }
     after = upTo;
@@ -87,9 +136,10 @@ const WIPE_CHUNK = 5_000;
 
 /**
  * `npm run board:rebuild`: the board from scratch. Every row derived from jobs goes (the places
- * a migration seeded stay), then one repair puts back every job that should be on the board.
+ * a migration seeded stay), then one repair hands every job that should be on the board to the
+ * board queue, whose consumer puts them back (scripts/board-rebuild.mjs waits for it).
  */
-export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
+export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
   const board = createBoardDatabase(env.BOARD_DB);
   const [{ wiped }] = await all<{ wiped: number }>(board, sql`SELECT count(*) AS wiped FROM board_jobs`);
   for (;;) {

@@ -38,7 +38,7 @@ export function visibleJobRevisions(
 export function visibleJobs(db: Database, ids: number[], now: number): Promise<JobRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return all<JobRow>(db, sql`SELECT ${selectedColumns} ${JOB_FROM}
-    WHERE j.id IN (SELECT value FROM ${jsonRows(ids)}) AND ${visible(now)}`);
+    WHERE j.id IN (SELECT value FROM ${jsonRows(ids)}) AND ${visible(now)} ORDER BY j.id`);
 }
 
 /** Employers' current names, for the board's repair of the names it shows. */

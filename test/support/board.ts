@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { repairBoard } from "../../src/board/reconcile";
+import { repairAtOnce, repairBoard } from "../../src/board/reconcile";
 
 let settledUpTo = 0;
 
@@ -30,5 +30,18 @@ export async function settleBoard(timeoutMs = 10_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   settledUpTo = upTo;
-  await repairBoard(env, Date.now(), { inFlightSeconds: 0 });
+  await repairBoard(env, Date.now(), { inFlightSeconds: 0, repair: repairAtOnce(env, Date.now()) });
+}
+
+/** Retries `check` until it passes (the board queue repairs what the cron found), or rethrows after `timeoutMs`. */
+export async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }

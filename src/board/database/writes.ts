@@ -58,9 +58,10 @@ export function removeJob(jobId: number, revision: number, freshness: Freshness,
   return sql`DELETE FROM board_jobs WHERE job_id = ${jobId} AND ${deleted ? sql`true` : unlessSuperseded(jobId, revision, freshness)}`;
 }
 
-/** A row the board holds for a job that should not be there, unless it changed since it was read. */
-export function removeStrayJob(jobId: number, revision: number): SQL {
-  return sql`DELETE FROM board_jobs WHERE job_id = ${jobId} AND revision = ${revision}`;
+/** Rows the board holds for jobs that should not be there, unless they changed since they were read. */
+export function removeStrayJobs(rows: { jobId: number; revision: number }[]): SQL {
+  return sql`DELETE FROM board_jobs WHERE (job_id, revision) IN
+    (SELECT value ->> 'jobId', value ->> 'revision' FROM json_each(${JSON.stringify(rows)}))`;
 }
 
 /** An employer's public name (`namedAt`: when it was set, ms): its jobs are found by it from now on. */
