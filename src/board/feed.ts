@@ -15,8 +15,8 @@ export interface JobChange {
 
 /**
  * Changes per D1 batch: with the employers' and the revisions' statements, about 200 statements.
- * A queue invocation takes at most 8 notices of at most 100 events (wrangler.toml), so at most
- * 800 changes: within D1's 1 000 queries per invocation.
+ * A queue invocation takes at most 80 messages of at most 10 changes (wrangler.toml,
+ * src/board/subscriber.ts), so at most 800: within D1's 1 000 queries per invocation.
  */
 const CHANGES_PER_BATCH = 200;
 

@@ -6,12 +6,13 @@ import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
 import { removeStrayJobs, renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
+import { BOARD_CHANGES_PER_MESSAGE } from "./subscriber";
 
 // DESIGN 17: the cron's repair of the board. It compares `(job id, revision)` of every job that
 // should be on the board with the board's own, a page at a time (memory holds one page), and
 // repairs every difference, so a lost message, or a board wiped by hand, costs one cron run.
 // The comparison costs two reads per 5 000 jobs; the repairs themselves go to the board queue,
-// 100 jobs a message, so that each consumer invocation repairs within D1's 1 000 queries per
+// 10 jobs a message, so that each consumer invocation repairs within D1's 1 000 queries per
 // invocation however much the board lost (a rebuild of every job included).
 
 /** Jobs compared per read: two small rows of numbers each, about 100 KB a page. */
@@ -24,8 +25,8 @@ const PAGE = 5_000;
 const IN_FLIGHT_SECONDS = 60;
 /** Whole jobs read at once for a repair: descriptions may be large, memory holds these only. */
 const JOBS_PER_READ = 50;
-/** Jobs a repair message names: 8 messages per consumer invocation stay within its D1 budget. */
-const JOBS_PER_REPAIR_MESSAGE = 100;
+/** Jobs a repair message names, as many as events in a notice (src/board/subscriber.ts). */
+const JOBS_PER_REPAIR_MESSAGE = BOARD_CHANGES_PER_MESSAGE;
 /** Messages per sendBatch (its limit is 100 messages and 256 KB). */
 const MESSAGES_PER_SEND = 100;
 const END = Number.MAX_SAFE_INTEGER;
@@ -38,7 +39,7 @@ export interface RepairNotice {
 /** Where the jobs to repair go: to the board queue (the cron, a rebuild), or repaired at once (tests). */
 export type RepairSink = (jobIds: number[]) => Promise<void>;
 
-/** Hands the jobs to the board queue, 100 a message. */
+/** Hands the jobs to the board queue, 10 a message. */
 export const repairThroughQueue =
   (env: Pick<Env, "BOARD_QUEUE">): RepairSink =>
   async (jobIds) => {

@@ -3,9 +3,18 @@ import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
 const shown = new Set<string>([...JOB_EVENT_TYPES, EMPLOYER_RENAMED]);
 
+/**
+ * At most this many events (or jobs to repair) per message of the board queue. A request's
+ * change is one or two events, so a consumer invocation takes many of them at once (80 messages,
+ * wrangler.toml), and the cron's thousands still make at most 800 changes per invocation:
+ * within D1's 1 000 queries per invocation.
+ */
+export const BOARD_CHANGES_PER_MESSAGE = 10;
+
 /** The board reacts to every change of what it shows (DESIGN 17), on a queue of its own. */
 export const boardSubscriber: EventSubscriber = {
   name: "board",
   queue: (env) => env.BOARD_QUEUE,
   accepts: (type) => shown.has(type),
+  eventsPerNotice: BOARD_CHANGES_PER_MESSAGE,
 };

@@ -18,6 +18,8 @@ export interface EventSubscriber {
   name: string;
   queue(env: Env): Queue<EventNotice>;
   accepts(type: string): boolean;
+  /** At most this many event ids per notice (default 100): a consumer sizes its batches by it. */
+  eventsPerNotice?: number;
 }
 
 const IDS_PER_NOTICE = 100;
@@ -34,8 +36,8 @@ export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const chunked = <T>(list: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
-async function notify(queue: Queue<EventNotice>, ids: string[]): Promise<void> {
-  const notices = chunked(ids, IDS_PER_NOTICE).map((events) => ({ body: { events } }));
+async function notify(queue: Queue<EventNotice>, ids: string[], perNotice = IDS_PER_NOTICE): Promise<void> {
+  const notices = chunked(ids, perNotice).map((events) => ({ body: { events } }));
   for (const send of chunked(notices, NOTICES_PER_SEND)) await queue.sendBatch(send);
 }
 
@@ -47,7 +49,8 @@ export function createDispatcher(subscribers: EventSubscriber[]) {
   async function dispatch(env: Env, recorded: RecordedEvent[], now = Date.now()): Promise<void> {
     if (recorded.length === 0) return;
     for (const subscriber of subscribers) {
-      await notify(subscriber.queue(env), recorded.filter((event) => subscriber.accepts(event.type)).map((event) => event.id));
+      const ids = recorded.filter((event) => subscriber.accepts(event.type)).map((event) => event.id);
+      await notify(subscriber.queue(env), ids, subscriber.eventsPerNotice);
     }
     const db = createDatabase(env.DB);
     const [first, ...rest] = chunked(recorded.map((event) => event.id), IDS_PER_MARK).map((ids) => markDispatched(db, ids, now));
