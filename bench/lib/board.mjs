@@ -93,15 +93,24 @@ export async function compareBoard(db, boardDb) {
   return { same, expected, actual, rows };
 }
 
+/** How long a rebuild may take to come through the board queue before the bench gives up. */
+const REBUILD_TIMEOUT_MS = 30 * 60 * 1000;
+
 /**
  * The board from scratch, as `npm run board:rebuild` does it: the Worker's scheduled handler
- * with cron "board:rebuild", through the probe (which calls the Worker's own `scheduled`).
+ * with cron "board:rebuild", through the probe (which calls the Worker's own `scheduled`). The
+ * handler wipes the board and hands every job to the board queue; the rebuild is done when the
+ * consumer has put them all back, which this waits for.
  */
 export async function rebuildBoard(origin, { db, boardDb, label, problems, step }) {
   const started = process.hrtime.bigint();
-  const { result: res, peak } = await peakMemoryDuring(() =>
-    send(origin, { host: HOSTS.probe, path: `/__probe/scheduled?cron=${encodeURIComponent(BOARD_REBUILD)}&now=${Date.now()}` }),
-  );
+  const { result: res, peak } = await peakMemoryDuring(async () => {
+    const answer = await send(origin, { host: HOSTS.probe, path: `/__probe/scheduled?cron=${encodeURIComponent(BOARD_REBUILD)}&now=${Date.now()}` });
+    for (const deadline = Date.now() + REBUILD_TIMEOUT_MS; answer.status === 200 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      if ((await compareBoard(db, boardDb)).same) break;
+    }
+    return answer;
+  });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (res.status !== 200) problems.push(`board rebuild (${label}): ${res.status} ${res.body.slice(0, 500)}`);
   const inside = res.status === 200 ? JSON.parse(res.body).elapsedMs : null;
