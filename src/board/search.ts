@@ -6,16 +6,8 @@ import { distanceKm, roundKm, type Coordinates } from "./rules";
 
 // DESIGN 17: a board search, from its validated query to the page's rows.
 
-export interface BoardSearch {
-  /** FTS5 query text, or null. */
-  match: string | null;
-  locationId?: number;
-  provinceCode?: string;
-  categoryId?: number;
-  positionTypeId?: number;
-  salaryMin?: number;
-  near?: { placeId: number; radiusKm: number };
-}
+/** A search as the query asks it: the board's filter, with `near` as a place and a radius. */
+export type BoardSearch = Omit<BoardFilter, "near"> & { near?: { placeId: number; radiusKm: number } };
 
 export interface FoundRow extends BoardItemRow {
   /** The distance from `near` to the nearest of the job's places, when searching by radius. */
