@@ -117,7 +117,8 @@ describe("repaired by the cron", () => {
   });
 
   it("a board wiped by hand is whole again after one cron run; board:rebuild rebuilds it from scratch", async () => {
-    for (let i = 0; i < 4; i++) await postJob(employer, { title: `${word()} Rebuilt`, status: "active" });
+    const rebuilt = [];
+    for (let i = 0; i < 4; i++) rebuilt.push((await postJob(employer, { title: `${word()} Rebuilt`, status: "active" })).id);
     await settleBoard();
     const rows = async () => (await env.BOARD_DB.prepare("SELECT job_id, revision, title, publish_date FROM board_jobs ORDER BY job_id").all()).results;
     /** The board's order after a rebuild: newest publishDate first, then (same second) the job published last. */
@@ -132,6 +133,8 @@ describe("repaired by the cron", () => {
     await runCron(Date.now() + 120_000, BOARD_REBUILD);
     await eventually(async () => expect(await rows()).toEqual(whole));
     expect(await order()).toEqual(await expectedOrder());
+    // The word index was rebuilt too: each job is found by its words again, once.
+    expect((await boardIds("q=rebuilt&pageSize=50")).sort()).toEqual(rebuilt.sort());
     // The lists and the word index follow the rows: nothing is left over or missing.
     const counts = await env.BOARD_DB.prepare(
       "SELECT (SELECT count(DISTINCT seq) FROM board_job_places) AS places, (SELECT count(*) FROM board_jobs) AS jobs, (SELECT jobs FROM board_totals) AS total",

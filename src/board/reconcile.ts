@@ -143,6 +143,9 @@ const WIPE_CHUNK = 5_000;
 export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
   const board = createBoardDatabase(env.BOARD_DB);
   const [{ wiped }] = await all<{ wiped: number }>(board, sql`SELECT count(*) AS wiped FROM board_jobs`);
+  // The word index first, whole: deleting its rows one by one (the triggers below) would leave
+  // every wiped row's postings in its segments, marked deleted, for every query to step over.
+  await batch(board, [sql`INSERT INTO board_search (board_search) VALUES ('delete-all')`]);
   for (;;) {
     const [result] = await batch(board, [sql`DELETE FROM board_jobs WHERE seq IN (SELECT seq FROM board_jobs LIMIT ${WIPE_CHUNK})`]);
     if (result.meta.changes === 0) break;
