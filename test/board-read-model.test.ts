@@ -20,6 +20,11 @@ const boardIds = async (query: string) => {
   expect(res.status, query).toBe(200);
   return ((await res.json<any>()).data as { id: number }[]).map((item) => item.id);
 };
+/** A PUT of the employer's, then the board settled (its change applied). */
+async function putThenSettle(id: number, json: Record<string, unknown>) {
+  expect((await request(`/jobs/${id}`, { method: "PUT", apiKey: employer.apiKey, json })).status).toBe(200);
+  await settleBoard();
+}
 const boardRow = (jobId: number) =>
   env.BOARD_DB.prepare("SELECT seq, revision, title FROM board_jobs WHERE job_id = ?").bind(jobId).first<{ seq: number; revision: number; title: string }>();
 // workers-types leaves `scheduled` off the loopback stub's type; the plugin forwards it to the entry.
@@ -53,8 +58,7 @@ describe("fed by events on the board's own queue", () => {
 
   it("a message applied twice, or an older one after a newer one, changes nothing: the board keeps the newest revision", async () => {
     const job = await postJob(employer, { title: "Version one", status: "active" });
-    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { title: "Version two" } });
-    await settleBoard();
+    await putThenSettle(job.id, { title: "Version two" });
     const [created, updated] = [(await jobEvents(job.id))[0], (await jobEvents(job.id)).at(-1)!];
     expect(updated.revision).toBeGreaterThan(created.revision);
     await consume([updated.id, updated.id, created.id]);
@@ -70,12 +74,10 @@ describe("fed by events on the board's own queue", () => {
     const job = await postJob(employer, { title: `${word()} Lifecycle`, status: "active" });
     await settleBoard();
     const first = await boardRow(job.id);
-    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "archived" } });
-    await settleBoard();
+    await putThenSettle(job.id, { status: "archived" });
     expect(await boardRow(job.id)).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // a new publishDate second
-    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "active" } });
-    await settleBoard();
+    await putThenSettle(job.id, { status: "active" });
     const republished = await boardRow(job.id);
     expect(republished!.seq).toBeGreaterThan(first!.seq);
     const events = await jobEvents(job.id);
@@ -91,8 +93,7 @@ describe("fed by events on the board's own queue", () => {
     const job = await postJob(employer, { title: `${word()} Steady`, status: "active" });
     await settleBoard();
     const before = await boardRow(job.id);
-    await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { title: "Steady, renamed" } });
-    await settleBoard();
+    await putThenSettle(job.id, { title: "Steady, renamed" });
     expect(await boardRow(job.id)).toMatchObject({ seq: before!.seq, title: "Steady, renamed" });
   });
 });

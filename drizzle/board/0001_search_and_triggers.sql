@@ -37,6 +37,8 @@ CREATE TRIGGER board_jobs_delete AFTER DELETE ON board_jobs BEGIN
 END;
 --> statement-breakpoint
 -- An update is the delete of the old row's lists and the insert of the new one's (its seq may change).
+-- It repeats the two triggers above on purpose: SQLite triggers cannot share a body, and an
+-- INSERT OR REPLACE would fire the delete trigger only with recursive_triggers on.
 CREATE TRIGGER board_jobs_update AFTER UPDATE ON board_jobs BEGIN
   DELETE FROM board_search WHERE rowid = OLD.seq;
   UPDATE board_places SET jobs = jobs - 1 WHERE id IN (SELECT value ->> 'geoId' FROM json_each(OLD.places));
