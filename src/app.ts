@@ -20,6 +20,7 @@ import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { jobsApi } from "./jobs/handlers";
+import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
 import { applyGate } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
@@ -36,7 +37,7 @@ const PUBLIC_PATHS = [
 ];
 
 /** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
-const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`, `${API_PREFIX}/applications/*`];
+const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`, `${API_PREFIX}/applications/*`, `${API_PREFIX}/employer`];
 /** DESIGN 15: the one path whose bodies may be up to 6 MiB (an application with its résumé). */
 const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$/;
 const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
@@ -81,7 +82,7 @@ export function createApp(dispatcher: EventDispatcher) {
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   app.use(`${API_PREFIX}/board/*`, boardResponses);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

@@ -72,12 +72,12 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
     }
   });
 
-  it("job, webhook and application operations require the ApiKey security scheme; reference data and the board are public", async () => {
+  it("job, webhook, application and employer operations require the ApiKey security scheme; reference data and the board are public", async () => {
     const document = await openApiDocument();
     expect(document.components.securitySchemes?.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "API-Key" });
     for (const { method, path, operation } of operations(document)) {
       const security = operation.security ?? document.security;
-      if (["/api/v1.1/jobs", "/api/v1.1/webhooks", "/api/v1.1/applications"].some((prefix) => path.startsWith(prefix))) {
+      if (["/api/v1.1/jobs", "/api/v1.1/webhooks", "/api/v1.1/applications", "/api/v1.1/employer"].some((prefix) => path.startsWith(prefix))) {
         expect(security, `${method} ${path}`).toEqual([{ ApiKey: [] }]);
         expect(operation.responses["401"], `${method} ${path} documents 401`).toBeDefined();
         expect(operation.responses["429"], `${method} ${path} documents 429`).toBeDefined();

@@ -1,7 +1,8 @@
 import type { JobRow } from "../jobs/repository";
 import { toJob } from "../jobs/representation";
 import type { Location } from "../reference/schemas";
-import { provinceCodeOf, searchTokensOf, seqSlotOf, summaryOf, yearlyTopOf } from "./rules";
+import { provinceCodeOf } from "../locations/provinces";
+import { searchTokensOf, seqSlotOf, summaryOf, yearlyTopOf } from "./rules";
 
 // DESIGN 17: what the board keeps of a job, from the job as its change left it. Pure: the
 // consumer and the cron's repair both project through here, so they cannot disagree.

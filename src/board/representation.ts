@@ -18,7 +18,7 @@ export function boardItemJson(row: FoundRow, url: string): string {
 
 export function toBoardJob(row: BoardJobRow) {
   const stored: JobRow = { ...(JSON.parse(row.job) as JobRow), employerName: row.employerName };
-  const { referenceId: _referenceId, applicationEmail: _applicationEmail, ...job } = toJob(stored);
+  const { referenceId: _referenceId, applicationEmail: _applicationEmail, postingRules: _postingRules, ...job } = toJob(stored);
   const employer = stored.confidential ? null : { id: stored.employerId, name: stored.employerName };
   const routing = job.applicantRoutingType?.id;
   const apply = routing === 1 ? { method: "email" as const } : routing === 2 && job.applicationUrl ? { method: "url" as const, url: job.applicationUrl } : null;

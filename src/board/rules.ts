@@ -1,5 +1,6 @@
 import type { Job } from "../jobs/schemas";
-import { PROVINCES } from "../locations/provinces";
+import { provinceCodeOf } from "../locations/provinces";
+import { yearly } from "../postingrules";
 
 // Pure rules of the public board (DESIGN 14): the summary, the schema.org JobPosting and the
 // cursor. No I/O.
@@ -41,8 +42,6 @@ const SALARY_UNITS: Record<number, string> = { 1: "YEAR", 2: "MONTH", 3: "WEEK",
 /** A Job's amount is a raw JSON number literal (`65000.0000`): its value as a number. */
 const amountOf = (amount: unknown) => Number(JSON.stringify(amount));
 
-const provinceOf = (description: string) => /,\s*([A-Z]{2})$/.exec(description)?.[1] ?? null;
-
 /** schema.org JobPosting, as DESIGN 14 maps it. */
 export function jobPostingLd(job: Job, employerName: string | null) {
   const salary = job.salary;
@@ -82,8 +81,6 @@ export function jobPostingLd(job: Job, employerName: string | null) {
   };
 }
 
-const provinceCodeOfProvince = (name: string) => PROVINCES.find((p) => p.name === name || p.frenchName === name)?.code ?? null;
-
 /**
  * DESIGN 17: the board's order. A job's `seq` is its publishDate (seconds) × 2^21 plus the order
  * in which the board took its (re)publications of that second, so seq descending is newest
@@ -110,14 +107,10 @@ export function decodeCursor(text: string): number | null {
   }
 }
 
-/** DESIGN 17: a salary per year, to compare with `salaryMin` (hourly × 2 080, daily × 260, weekly × 52, monthly × 12). */
-const PERIODS_PER_YEAR: Record<number, number> = { 1: 1, 2: 12, 3: 52, 4: 260, 5: 2080 };
-
 /** The top of a salary range (amounts in ten-thousandths, as stored) in CAD a year; null without a salary. */
 export function yearlyTopOf(amount: number | null, maxAmount: number | null, salaryTypeId: number | null): number | null {
   const top = maxAmount ?? amount;
-  if (top === null || salaryTypeId === null || !(salaryTypeId in PERIODS_PER_YEAR)) return null;
-  return (top / 10_000) * PERIODS_PER_YEAR[salaryTypeId];
+  return top === null || salaryTypeId === null ? null : yearly(top, salaryTypeId);
 }
 
 /** The mean Earth radius (IUGG), in km. */
@@ -143,11 +136,6 @@ export const DISTANCE_SQL = (a: string, b: string) =>
 
 /** DESIGN 17a: one decimal, rounded half up (the epsilon keeps 12.35 from becoming 12.3 in binary). */
 export const roundKm = (km: number) => Math.floor(km * 10 + 0.5 + 1e-9) / 10;
-
-/** A place's province code: a province's own, or the one its description ends with ("Vancouver, BC"). */
-export function provinceCodeOf(location: { type: string; name: string; description: string }): string | null {
-  return location.type === "Province" ? provinceCodeOfProvince(location.name) : provinceOf(location.description);
-}
 
 /** Words as search folds them: accents and case removed, split at anything not a letter or digit. */
 const foldedWords = (text: string) =>

@@ -3,7 +3,8 @@ import { int32 } from "../http/limits";
 import { JobSchema } from "../jobs/schemas";
 import { CategorySchema, LOCATION_EXAMPLE, LocationSchema } from "../reference/schemas";
 
-const { referenceId: _referenceId, applicationEmail: _applicationEmail, ...publicMembers } = JobSchema.shape;
+// DESIGN 19a: the board job carries the job's statements and French version, not its posting rules' outcomes.
+const { referenceId: _referenceId, applicationEmail: _applicationEmail, postingRules: _postingRules, ...publicMembers } = JobSchema.shape;
 
 /** A place an employer created is shown by its text alone: its id would single out the employer. */
 const BoardLocationSchema = z
@@ -96,6 +97,9 @@ export const BoardJobSchema = z
       description: "<p>Join our <strong>finance</strong> team.</p>",
       applicantRoutingType: { id: 2, name: "URL" },
       applicationUrl: "https://careers.example.com/apply",
+      aiUsedInSelection: false,
+      existingVacancy: true,
+      translations: null,
       apply: { method: "url", url: "https://careers.example.com/apply" },
       jsonLd: { "@context": "https://schema.org", "@type": "JobPosting", title: "Senior Accountant" },
     },

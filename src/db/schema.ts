@@ -20,9 +20,17 @@ export const employers = sqliteTable(
     name: text("name").notNull(),
     plan: text("plan", { enum: ["standard", "unlimited"] }).notNull().default("standard"),
     createdAt: integer("created_at").notNull(),
+    // DESIGN 19: the settings the posting rules read. Unknown Ontario headcount (null) counts as 25 or more.
+    ontarioEmployees: integer("ontario_employees"),
+    federallyRegulated: integer("federally_regulated", { mode: "boolean" }).notNull().default(false),
+    postingRules: text("posting_rules", { enum: ["warn", "enforce"] }).notNull().default("warn"),
+    // Grows with every change of the settings: every job answer shows the employer (its name, its
+    // rules' outcomes), so a job's ETag carries it, and job writes are conditioned on it.
+    revision: integer("revision").notNull().default(1),
   },
   (t) => [
     check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
+    check("employers_posting_rules_check", sql`${t.postingRules} IN ('warn', 'enforce')`),
     check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),
   ],
 );
@@ -106,6 +114,14 @@ export const jobs = sqliteTable(
     // DESIGN 11: grows by one with every change of the job (requests and the cron alike); the
     // ETag is made from it, and conditional writes compare it.
     revision: integer("revision").notNull().default(1),
+    // DESIGN 19: statements the posting rules ask for (null: not said).
+    aiUsedInSelection: integer("ai_used_in_selection", { mode: "boolean" }),
+    existingVacancy: integer("existing_vacancy", { mode: "boolean" }),
+    // `{ "fr": { "title", "description" } }` as JSON text, the description cleaned; null: none.
+    translations: text("translations"),
+    // Which of title, description and translations.fr ask for Canadian experience (a bit mask
+    // of CANADIAN_EXPERIENCE_FIELDS), found when written so a list page need not read the texts.
+    canadianExperience: integer("canadian_experience").notNull().default(0),
   },
   (t) => [
     check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),

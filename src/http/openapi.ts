@@ -77,6 +77,11 @@ const TAGS = [
       "Endpoints that receive your jobs' lifecycle events (Standard Webhooks: signed, retried, never lost once stored), their delivery log and test events. API key required.",
   },
   {
+    name: "Employer",
+    description:
+      "Your public name and the settings the Canadian posting rules read (Ontario headcount, federal regulation, warn or enforce). API key required.",
+  },
+  {
     name: "Job board",
     description: "The public side: every employer's active jobs for job seekers, with schema.org JobPosting. No key; cacheable; any origin.",
   },

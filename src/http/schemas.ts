@@ -5,6 +5,8 @@ export const FieldErrorSchema = z
   .object({
     field: z.string().max(300).openapi({ example: "salary.type.id" }),
     message: z.string().max(1000).openapi({ example: "salary.type.id is required." }),
+    rule: z.string().max(40).optional().openapi({ description: "`/problems/posting-rules` only: the broken posting rule's id.", example: "on.pay" }),
+    law: z.string().max(200).optional().openapi({ description: "`/problems/posting-rules` only: the law's citation.", example: "Employment Standards Act, 2000, S.O. 2000, c. 41, s. 8.2; O. Reg. 476/24" }),
   })
   .openapi("FieldError");
 
@@ -30,7 +32,10 @@ const PROBLEM_DESCRIPTIONS = {
   412: "If-Match named none of the job's current ETag; the ETag header carries the current one.",
   413: "Request body larger than 1 MiB.",
   415: "Body is not application/json.",
-  422: "The Idempotency-Key was already used with a different request body.",
+  422:
+    "The Idempotency-Key was already used with a different request body (`/problems/idempotency-key-reused`); or, on job writes while your " +
+    "postingRules setting is `enforce`, the job would be active with a broken posting rule (`/problems/posting-rules`: one `errors[]` entry per rule, " +
+    "with `field`, `rule`, `law` and `message`; nothing was stored).",
   429: "Rate limit exceeded; see Retry-After.",
   500: "Unexpected error; quote the requestId when asking for help.",
   503: "The database is briefly unavailable (busy or unreachable after retries); retry after Retry-After seconds.",

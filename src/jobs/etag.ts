@@ -1,8 +1,10 @@
 // DESIGN 11. A job's ETag is made from its id and stored revision (not a hash of the body):
-// it changes with every change of the job, whoever made it, and only then.
+// it changes with every change of the job, whoever made it, and only then. A job answer also
+// shows its owner's settings (the name, the posting rules' outcomes: DESIGN 19), so their
+// revision is part of it too.
 
-export function etagOf(job: { id: number; revision: number }): string {
-  return `"${job.id}.${job.revision}"`;
+export function etagOf(job: { id: number; revision: number; employerRevision: number }): string {
+  return `"${job.id}.${job.revision}.${job.employerRevision}"`;
 }
 
 /** An If-Match / If-None-Match header: `*`, or the entity tags it lists. */

@@ -7,7 +7,7 @@ import { toFieldErrors } from "../http/validation";
 import { resolvePlace, unknownCityMessage } from "../locations/resolve";
 import { loadReferenceData, type ReferenceData } from "../reference/repository";
 import { findOwnedPlaces, type OwnedPlace } from "./repository";
-import { mergeErrors, mergeJob, validateJob, type JobPlace, type JobState } from "./rules";
+import { mergeErrors, mergeJob, unknownTranslationErrors, validateJob, type JobPlace, type JobState } from "./rules";
 import { JobInputSchema, type JobInput } from "./schemas";
 
 // One evaluation of a job body (DESIGN 4 and 5): every member parsed on its own, the valid ones
@@ -25,6 +25,8 @@ export interface PreparedBody {
   places?: JobPlace[];
   /** The cleaned description; undefined when not sent, null when it cleans to nothing. */
   description?: string | null;
+  /** The same for `translations.fr.description`. */
+  frenchDescription?: string | null;
 }
 
 export interface Evaluation {
@@ -94,7 +96,8 @@ async function resolveLocations(
   return { places, errors };
 }
 
-async function cleanedDescription(text: string | null | undefined): Promise<{ description?: string | null; errors: FieldError[] }> {
+/** `field` names the member in errors: the French version's description is cleaned by the same rules and bounds. */
+async function cleanedDescription(text: string | null | undefined, field: string): Promise<{ description?: string | null; errors: FieldError[] }> {
   if (text === undefined) return { errors: [] };
   if (!text) return { description: null, errors: [] };
   try {
@@ -102,7 +105,9 @@ async function cleanedDescription(text: string | null | undefined): Promise<{ de
     // DESIGN 4: a description that cleans to nothing is stored as null, like "".
     return { description: cleaned.trim() === "" ? null : cleaned, errors: [] };
   } catch (error) {
-    if (error instanceof ProblemError && error.extra.errors) return { errors: error.extra.errors };
+    if (error instanceof ProblemError && error.extra.errors) {
+      return { errors: error.extra.errors.map((e) => ({ ...e, field: e.field.replace(/^description/, field) })) };
+    }
     throw error;
   }
 }
@@ -118,23 +123,25 @@ export async function prepareBody(
   const { data, issues } = parseMembers(schema, body);
   const input = data as JobInput;
   const reference = await loadReferenceData(db);
-  const [resolved, cleaned] = await Promise.all([
+  const [resolved, cleaned, french] = await Promise.all([
     input.locations ? resolveLocations(ownedPlaces, input.locations, reference) : undefined,
-    cleanedDescription(input.description),
+    cleanedDescription(input.description, "description"),
+    cleanedDescription(input.translations?.fr?.description, "translations.fr.description"),
   ]);
   return {
     input,
-    errors: [...toFieldErrors(issues), ...(resolved?.errors ?? []), ...cleaned.errors],
+    errors: [...toFieldErrors(issues), ...unknownTranslationErrors(body.translations), ...(resolved?.errors ?? []), ...cleaned.errors, ...french.errors],
     reference,
     places: input.locations === null ? [] : resolved?.places,
     description: cleaned.description,
+    frenchDescription: french.description,
   };
 }
 
 /** The prepared body merged onto `current` (null: a new job) and checked as a whole. */
 export function evaluate(prepared: PreparedBody, current: JobState | null, now: number): Evaluation {
-  const { input, reference, places, description } = prepared;
-  const { job, conflict } = mergeJob(current, input, { now, places, description });
+  const { input, reference, places, description, frenchDescription } = prepared;
+  const { job, conflict } = mergeJob(current, input, { now, places, description, frenchDescription });
   // A member the client got wrong (a place included) is reported once, at its own path.
   return { job, conflict, errors: mergeErrors(prepared.errors, validateJob(job, reference)) };
 }

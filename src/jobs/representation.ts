@@ -3,8 +3,9 @@ import type { Location } from "../reference/schemas";
 import { formatDate } from "./dates";
 import { amountJson } from "./money";
 import type { JobHeaderRow, JobRow } from "./repository";
+import { postingRulesOf } from "./posting-rules";
 import type { JobState } from "./rules";
-import { distinctIds, distinctPlaces, flattenSalary } from "./rules";
+import { distinctIds, distinctPlaces, flattenSalary, translationsJson } from "./rules";
 import type { Job, JobHeader, JobPreview } from "./schemas";
 
 const employerOf = (row: Pick<JobHeaderRow, "employerId" | "employerName">) => ({ id: row.employerId, name: row.employerName });
@@ -21,6 +22,7 @@ export function toJobHeader(row: JobHeaderRow): JobHeader {
     locations: locationsOf(row),
     confidential: Boolean(row.confidential),
     status: row.status,
+    postingRules: postingRulesOf(row),
   };
 }
 
@@ -40,11 +42,20 @@ export function toJobPreview(row: PreviewRow): JobPreview {
 /** A JobRow not read from the database: the merged job with the names it would join. */
 export type PreviewRow = Omit<JobRow, "id"> & { id: number | null };
 
-export function previewRow(
-  job: JobState,
-  stored: { id: number | null; employerId: number; employerName: string; revision: number },
-  reference: ReferenceData,
-): PreviewRow {
+/** What a preview shows of the job's owner and of the job's stored identity. */
+export type PreviewStored = Pick<
+  PreviewRow,
+  | "id"
+  | "employerId"
+  | "employerName"
+  | "revision"
+  | "employerOntarioEmployees"
+  | "employerFederallyRegulated"
+  | "employerPostingRules"
+  | "employerRevision"
+>;
+
+export function previewRow(job: JobState, stored: PreviewStored, reference: ReferenceData): PreviewRow {
   const named = <T extends { id: number }>(list: T[], id: number | null) => (id === null ? undefined : list.find((item) => item.id === id));
   const positionType = named(reference.positionTypes, job.positionTypeId);
   const salaryType = named(reference.salaryTypes, job.salary?.typeId ?? null);
@@ -78,6 +89,10 @@ export function previewRow(
     applicationUrl: job.applicationUrl,
     locations: JSON.stringify(places),
     categories: JSON.stringify(categories),
+    aiUsedInSelection: job.aiUsedInSelection === null ? null : Number(job.aiUsedInSelection),
+    existingVacancy: job.existingVacancy === null ? null : Number(job.existingVacancy),
+    translations: translationsJson(job.translations),
+    canadianExperience: job.canadianExperience,
   };
 }
 
@@ -108,8 +123,14 @@ function render(row: PreviewRow): JobPreview {
     applicantRoutingType: row.routingTypeId === null ? null : { id: row.routingTypeId, name: row.routingTypeName ?? "" },
     applicationEmail: row.applicationEmail,
     applicationUrl: row.applicationUrl,
+    aiUsedInSelection: booleanOrNull(row.aiUsedInSelection),
+    existingVacancy: booleanOrNull(row.existingVacancy),
+    translations: row.translations === null ? null : JSON.parse(row.translations),
+    postingRules: postingRulesOf(row),
   };
 }
+
+const booleanOrNull = (value: number | null) => (value === null ? null : Boolean(value));
 
 /** The stored job as the rules see it, for merging a PUT. */
 export function toJobState(row: JobRow): JobState {
@@ -137,5 +158,9 @@ export function toJobState(row: JobRow): JobState {
     applicationUrl: row.applicationUrl,
     categoryIds: (JSON.parse(row.categories ?? "[]") as { id: number }[]).map((c) => c.id),
     places: locationsOf(row).map((location) => ({ kind: "known", location })),
+    aiUsedInSelection: booleanOrNull(row.aiUsedInSelection),
+    existingVacancy: booleanOrNull(row.existingVacancy),
+    translations: row.translations === null ? null : JSON.parse(row.translations),
+    canadianExperience: row.canadianExperience,
   };
 }

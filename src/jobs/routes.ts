@@ -143,7 +143,7 @@ export const updateJobRoute = createRoute({
     headers: ifMatchHeader,
     body: jsonBody(documentedObject<typeof JobInputSchema>("JobInput"), "The members to change."),
   },
-  responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 404, 409, 412, 413, 415, 429, 500) },
+  responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 404, 409, 412, 413, 415, 422, 429, 500) },
 });
 
 export const putJobByReferenceRoute = createRoute({
@@ -166,7 +166,7 @@ export const putJobByReferenceRoute = createRoute({
   responses: {
     200: updatedOrPreview,
     201: { ...jobResponse("Created."), headers: locationHeader },
-    ...problemResponses(400, 401, 409, 412, 413, 415, 429, 500),
+    ...problemResponses(400, 401, 409, 412, 413, 415, 422, 429, 500),
   },
 });
 

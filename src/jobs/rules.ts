@@ -4,7 +4,8 @@ import type { NewPlace } from "../locations/resolve";
 import type { ReferenceData } from "../reference/repository";
 import type { Location } from "../reference/schemas";
 import { DEFAULT_OPEN_SECONDS } from "./dates";
-import type { JobInput, JobStatus } from "./schemas";
+import { canadianExperienceMask, mentionsCanadianExperience, type CanadianExperienceField } from "../postingrules";
+import { TRANSLATION_LANGUAGES, type JobInput, type JobStatus } from "./schemas";
 
 // Pure domain rules: no I/O. The handler resolves locations and cleans the description,
 // then merges the request into the job and validates the result as a whole.
@@ -14,6 +15,12 @@ export interface SalaryState {
   maxAmount: number | null;
   typeId: number | null;
   plusCommission: boolean;
+}
+
+/** DESIGN 19: the job's French version; a member is null while a merge has not given it. */
+export interface TranslationState {
+  title: string | null;
+  description: string | null;
 }
 
 export type JobPlace = { kind: "known"; location: Location } | { kind: "create"; place: NewPlace };
@@ -35,6 +42,11 @@ export interface JobState {
   applicationUrl: string | null;
   categoryIds: number[];
   places: JobPlace[];
+  aiUsedInSelection: boolean | null;
+  existingVacancy: boolean | null;
+  translations: { fr: TranslationState } | null;
+  /** Which texts ask for Canadian experience (src/postingrules/facts.ts), kept with the texts it reads. */
+  canadianExperience: number;
 }
 
 export const ROUTING_EMAIL = 1;
@@ -56,7 +68,7 @@ export interface Merged {
 export function mergeJob(
   current: JobState | null,
   patch: JobInput,
-  options: { now: number; places?: JobPlace[]; description?: string | null },
+  options: { now: number; places?: JobPlace[]; description?: string | null; frenchDescription?: string | null },
 ): Merged {
   const { now } = options;
   let conflict: string | undefined;
@@ -76,6 +88,10 @@ export function mergeJob(
     applicationUrl: null,
     categoryIds: [],
     places: [],
+    aiUsedInSelection: null,
+    existingVacancy: null,
+    translations: null,
+    canadianExperience: 0,
   };
 
   let status = base.status;
@@ -120,9 +136,14 @@ export function mergeJob(
   const email = patch.applicationEmail !== undefined ? emptyToNull(patch.applicationEmail) : base.applicationEmail;
   const url = patch.applicationUrl !== undefined ? emptyToNull(patch.applicationUrl) : base.applicationUrl;
 
+  const title = patch.title !== undefined ? patch.title : base.title;
+  const description = options.description !== undefined ? options.description : base.description;
+  const translations = mergeTranslations(base.translations, patch.translations, options.frenchDescription);
+  // Read again only when a text it reads changed: a PUT of other members never rescans a long description.
+  const textsChanged = !current || title !== base.title || description !== base.description || translations !== base.translations;
   const job: JobState = {
     referenceId: patch.referenceId !== undefined ? patch.referenceId : base.referenceId,
-    title: patch.title !== undefined ? patch.title : base.title,
+    title,
     publishDate,
     closeDate,
     confidential: patch.confidential !== undefined ? (patch.confidential ?? false) : base.confidential,
@@ -130,15 +151,52 @@ export function mergeJob(
     status,
     positionTypeId: patch.positionType !== undefined ? (patch.positionType?.id ?? null) : base.positionTypeId,
     salary,
-    description: options.description !== undefined ? options.description : base.description,
+    description,
     routingTypeId,
     // DESIGN 4: the address the routing type does not use is ignored and stored as null.
     applicationEmail: routingTypeId === ROUTING_EMAIL ? email : null,
     applicationUrl: routingTypeId === ROUTING_URL ? url : null,
     categoryIds: patch.categories !== undefined ? (patch.categories ?? []).map((c) => c.id) : base.categoryIds,
     places: options.places ?? base.places,
+    aiUsedInSelection: patch.aiUsedInSelection !== undefined ? patch.aiUsedInSelection : base.aiUsedInSelection,
+    existingVacancy: patch.existingVacancy !== undefined ? patch.existingVacancy : base.existingVacancy,
+    translations,
+    canadianExperience: textsChanged ? canadianExperienceMask(canadianExperienceIn(title, description, translations)) : base.canadianExperience,
   };
   return { job, conflict };
+}
+
+/** JSON Merge Patch of `translations`: null clears, `fr` merges member by member (its description already cleaned). */
+function mergeTranslations(
+  current: JobState["translations"],
+  patch: JobInput["translations"],
+  frenchDescription: string | null | undefined,
+): JobState["translations"] {
+  if (patch === undefined) return current;
+  if (patch === null || patch.fr === null) return null;
+  if (patch.fr === undefined) return current;
+  const from = current?.fr ?? { title: null, description: null };
+  const fr = {
+    title: patch.fr.title !== undefined ? patch.fr.title : from.title,
+    description: frenchDescription !== undefined ? frenchDescription : from.description,
+  };
+  return fr.title === null && fr.description === null ? null : { fr };
+}
+
+function canadianExperienceIn(title: string | null, description: string | null, translations: JobState["translations"]): CanadianExperienceField[] {
+  const fields: CanadianExperienceField[] = [];
+  if (mentionsCanadianExperience(title)) fields.push("title");
+  if (mentionsCanadianExperience(description)) fields.push("description");
+  if (mentionsCanadianExperience(translations?.fr.title) || mentionsCanadianExperience(translations?.fr.description)) fields.push("translations.fr");
+  return fields;
+}
+
+/** DESIGN 19a: `translations` names languages; one it has not is that member's 400. */
+export function unknownTranslationErrors(translations: unknown): FieldError[] {
+  if (translations === null || typeof translations !== "object" || Array.isArray(translations)) return [];
+  return Object.keys(translations)
+    .filter((key) => !(TRANSLATION_LANGUAGES as readonly string[]).includes(key))
+    .map((key) => ({ field: `translations.${key}`, message: `translations has no language "${key}"; the only one is "fr".` }));
 }
 
 function emptyToNull(text: string | null): string | null {
@@ -231,12 +289,19 @@ export function validateJob(job: JobState, reference: ReferenceData): FieldError
     else if (!isHttpUrl(url)) error("applicationUrl", "applicationUrl must be an absolute http:// or https:// address.");
   }
 
+  const fr = job.translations?.fr;
+  if (fr) {
+    if (fr.title === null) error("translations.fr.title", "translations.fr.title is required with a French version.");
+    if (fr.description === null) error("translations.fr.description", "translations.fr.description is required with a French version.");
+  }
+
   if (job.closeDate <= job.publishDate) error("closeDate", "closeDate must be after publishDate.");
   return errors;
 }
 
 /** Stored columns that differ, so a PUT writes only those (concurrent PUTs of other members survive). */
-export type ColumnChanges = Partial<Omit<JobState, "salary" | "categoryIds" | "places"> & {
+export type ColumnChanges = Partial<Omit<JobState, "salary" | "categoryIds" | "places" | "translations"> & {
+  translations: string | null;
   salaryAmount: number | null;
   salaryMaxAmount: number | null;
   salaryTypeId: number | null;
@@ -251,6 +316,9 @@ export function flattenSalary(salary: SalaryState | null) {
     salaryPlusCommission: salary ? salary.plusCommission : null,
   };
 }
+
+/** How `translations` is stored: JSON text, or null. */
+export const translationsJson = (translations: JobState["translations"]) => (translations ? JSON.stringify(translations) : null);
 
 export function changedColumns(before: JobState, after: JobState): ColumnChanges {
   const changes: Record<string, unknown> = {};
@@ -267,8 +335,13 @@ export function changedColumns(before: JobState, after: JobState): ColumnChanges
     "routingTypeId",
     "applicationEmail",
     "applicationUrl",
+    "aiUsedInSelection",
+    "existingVacancy",
+    "canadianExperience",
   ] as const;
   for (const key of scalar) if (before[key] !== after[key]) changes[key] = after[key];
+  const translations = translationsJson(after.translations);
+  if (translationsJson(before.translations) !== translations) changes.translations = translations;
   const salaryBefore = flattenSalary(before.salary);
   const salaryAfter = flattenSalary(after.salary);
   for (const key of Object.keys(salaryAfter) as (keyof typeof salaryAfter)[]) {

@@ -62,6 +62,33 @@ const CloseDateInputSchema = z
   })
   .openapi({ type: "string", maxLength: 40, example: "2026-12-31" });
 
+const DESCRIPTION_RULES =
+  "HTML, cleaned to the allow-list (strong b em i br p div ul ol li a) and stored as cleaned. " +
+  `At most ${MAX_TAGS.toLocaleString("en-US")} tags (start and end tags, implied end tags and comments together) and ` +
+  `${MAX_OPEN_ELEMENTS.toLocaleString("en-US")} elements open at once; the cleaned form, where text's \`&\`, \`<\` and \`>\` ` +
+  `are written as \`&amp;\`, \`&lt;\` and \`&gt;\`, at most ${MAX_CLEANED_BYTES.toLocaleString("en-US")} bytes in UTF-8.`;
+
+/** The languages a job may have a version in besides its own (DESIGN 19: French, for now). */
+export const TRANSLATION_LANGUAGES = ["fr"] as const;
+
+const TranslationInputSchema = z
+  .object({
+    title: optionalText(256, "translations.fr.title").openapi({ example: "Comptable principal" }),
+    description: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: `${DESCRIPTION_RULES} Past any of these: 400 on \`translations.fr.description\`.`, maxLength: MAX_BODY_BYTES, example: "<p>Joignez-vous à notre équipe des <strong>finances</strong>.</p>" }),
+  })
+  .openapi("TranslationInput");
+
+/** DESIGN 19a: only `fr` (another key: 400 naming it); merged member by member, like salary. */
+const TranslationsInputSchema = z
+  .object({ fr: TranslationInputSchema.nullable().optional() })
+  .openapi("TranslationsInput", {
+    description: "The job's French version, published with it (Quebec's Charter of the French language, ss. 41–42). `null` clears it.",
+  });
+
 /**
  * POST and PUT body (spec 4.2, DESIGN 4). Every member is optional here: what a job must
  * have is checked on the merged job (src/jobs/rules.ts). `null` clears a member (JSON Merge
@@ -96,17 +123,24 @@ export const JobInputSchema = z
       .nullable()
       .optional()
       .openapi({
-        description:
-          "HTML, cleaned to the allow-list (strong b em i br p div ul ol li a) and stored as cleaned. " +
-          `At most ${MAX_TAGS.toLocaleString("en-US")} tags (start and end tags, implied end tags and comments together) and ` +
-          `${MAX_OPEN_ELEMENTS.toLocaleString("en-US")} elements open at once; the cleaned form, where text's \`&\`, \`<\` and \`>\` ` +
-          `are written as \`&amp;\`, \`&lt;\` and \`&gt;\`, at most ${MAX_CLEANED_BYTES.toLocaleString("en-US")} bytes in UTF-8. Past any of these: 400 on \`description\`.`,
+        description: `${DESCRIPTION_RULES} Past any of these: 400 on \`description\`.`,
         maxLength: MAX_BODY_BYTES,
         example: "<p>Join our <strong>finance</strong> team.</p>",
       }),
     applicantRoutingType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
     applicationEmail: z.string().nullable().optional().openapi({ maxLength: 50, example: "jobs@acme.example" }),
     applicationUrl: z.string().nullable().optional().openapi({ maxLength: 200, example: null }),
+    aiUsedInSelection: z
+      .boolean()
+      .nullable()
+      .optional()
+      .openapi({ description: "Whether artificial intelligence is used to screen, assess or select applicants (Ontario asks postings to say). `null`: not said.", example: false }),
+    existingVacancy: z
+      .boolean()
+      .nullable()
+      .optional()
+      .openapi({ description: "Whether the posting is for an existing vacancy (Ontario asks postings to say). `null`: not said.", example: true }),
+    translations: TranslationsInputSchema.nullable().optional(),
   })
   .openapi("JobInput");
 
@@ -142,6 +176,25 @@ const SalarySchema = z
 
 const DateSchema = z.string().max(20).openapi({ format: "date-time", example: "2026-11-21T14:03:00Z" });
 
+/** DESIGN 19: one rule of the job's jurisdictions and how the job stands with it. */
+export const PostingRuleResultSchema = z
+  .object({
+    rule: z.string().max(40).openapi({ description: "Stable id: bc.pay, pe.pay, on.pay, on.ai, on.vacancy, on.canadianExperience, qc.french.", example: "on.pay" }),
+    jurisdiction: z.string().length(2).openapi({ description: "The province's two-letter code.", example: "ON" }),
+    status: z.enum(["met", "broken", "notApplicable"]).openapi({ example: "met" }),
+    message: z.string().max(400).openapi({ example: "The posting gives a pay range at most 50 000 CAD a year wide." }),
+    source: z.string().max(200).openapi({ format: "uri", example: "https://www.ontario.ca/laws/regulation/r24476" }),
+  })
+  .openapi("PostingRuleResult");
+
+const PostingRulesSchema = z.array(PostingRuleResultSchema).max(20).openapi({
+  description: "Every posting rule of the jurisdictions of the job's places (docs/posting-rules.md): help with compliance, not legal advice.",
+});
+
+const TranslationSchema = z
+  .object({ title: z.string().max(256), description: z.string().max(MAX_CLEANED_BYTES) })
+  .openapi("Translation", { example: { title: "Comptable principal", description: "<p>Joignez-vous à notre équipe des <strong>finances</strong>.</p>" } });
+
 export const JobHeaderSchema = z
   .object({
     id: int32().openapi({ example: 1234 }),
@@ -152,6 +205,7 @@ export const JobHeaderSchema = z
     locations: z.array(LocationSchema).max(3),
     confidential: z.boolean(),
     status: z.enum(JOB_STATUSES),
+    postingRules: PostingRulesSchema,
   })
   .openapi("JobHeader");
 
@@ -166,6 +220,9 @@ export const JobSchema = JobHeaderSchema.extend({
   applicantRoutingType: ApplicantRoutingTypeSchema.nullable(),
   applicationEmail: z.string().max(50).nullable().openapi({ example: "jobs@acme.example" }),
   applicationUrl: z.string().max(200).nullable().openapi({ example: null }),
+  aiUsedInSelection: z.boolean().nullable().openapi({ example: false }),
+  existingVacancy: z.boolean().nullable().openapi({ example: true }),
+  translations: z.object({ fr: TranslationSchema }).nullable(),
 }).openapi("Job");
 
 export type Job = z.infer<typeof JobSchema>;
@@ -198,6 +255,10 @@ export const JobPreviewSchema = z
       applicantRoutingType: { id: 1, name: "Email" },
       applicationEmail: "jobs@acme.example",
       applicationUrl: null,
+      aiUsedInSelection: null,
+      existingVacancy: null,
+      translations: null,
+      postingRules: [],
     },
   });
 

@@ -6,8 +6,12 @@ import { evaluate, prepareBody, type Evaluation, type PreparedBody } from "./eva
 import type { RecordedEvent } from "../events/outbox";
 import type { JobEventType } from "../events/types";
 import { eventsOfWrite } from "./events";
+import { getEmployer, type Employer } from "../employers/service";
+import { bandsRefusing, enforcePostingRules } from "./posting-rules";
 import {
   deleteJob,
+  EmployerChanged,
+  PostingRulesRefused,
   findJob,
   insertJob,
   isReferenceIdConflict,
@@ -99,40 +103,66 @@ export async function getJob({ db, employerId }: Caller, id: number): Promise<Jo
   return row;
 }
 
-/** Inserts the job; null when its referenceId was taken meanwhile and `onTaken` says try again. */
+/** The owner as a job not stored yet shows it (a stored job's read joins the same). */
+export const ownerColumns = (employer: Employer) => ({
+  employerId: employer.id,
+  employerName: employer.name,
+  employerOntarioEmployees: employer.ontarioEmployees,
+  employerFederallyRegulated: Number(employer.federallyRegulated),
+  employerPostingRules: employer.postingRules,
+  employerRevision: employer.revision,
+});
+
+/**
+ * Inserts the job; null when its referenceId was taken meanwhile and `onTaken` says try again.
+ * The job is judged for every kind of employer, and the write refused in its own batch when its
+ * owner enforces the posting rules and is of a kind it breaks one for: no read first (DESIGN 9).
+ */
 async function insert(
   { db, employerId }: Caller,
   prepared: PreparedBody,
   options: WriteOptions,
   onTaken: "conflict" | "retry",
 ): Promise<WriteResult | null> {
-  const now = nowSeconds();
-  const job = accept(evaluate(prepared, null, now));
-  if (options.validateOnly) {
-    const [existing, employerName] = await Promise.all([
-      job.referenceId === null ? undefined : findJob(db, employerId, { referenceId: job.referenceId }),
-      employerNameOf(db, employerId),
-    ]);
-    if (existing && onTaken === "conflict") await duplicateReference(db, employerId, job.referenceId!);
-    if (existing) return null;
-    return { stored: false, preview: previewRow(job, { id: null, employerId, employerName, revision: 0 }, prepared.reference), created: true };
+  for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
+    const now = nowSeconds();
+    const job = accept(evaluate(prepared, null, now));
+    const newJob = (employer: Employer) => previewRow(job, { id: null, revision: 0, ...ownerColumns(employer) }, prepared.reference);
+    if (options.validateOnly) {
+      const [existing, employer] = await Promise.all([
+        job.referenceId === null ? undefined : findJob(db, employerId, { referenceId: job.referenceId }),
+        getEmployer(db, employerId),
+      ]);
+      if (existing && onTaken === "conflict") await duplicateReference(db, employerId, job.referenceId!);
+      if (existing) return null;
+      enforcePostingRules(employer.postingRules, job.status, () => newJob(employer));
+      return { stored: false, preview: newJob(employer), created: true };
+    }
+    const refusing = bandsRefusing(job.status, () => previewRow(job, { id: null, revision: 0, ...ownerColumns(UNKNOWN_OWNER) }, prepared.reference));
+    try {
+      const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
+      return { stored: true, row: await insertJob(db, employerId, refusing, job, now, extras, options.events), created: true };
+    } catch (error) {
+      if (error instanceof PostingRulesRefused) {
+        // Which rules: judged by the settings as they are now (changed meanwhile, it is tried again).
+        const employer = await getEmployer(db, employerId);
+        enforcePostingRules(employer.postingRules, job.status, () => newJob(employer));
+        continue;
+      }
+      if (error instanceof PlaceLimitReached) throw placeLimitError();
+      if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
+      if (onTaken === "retry") return null;
+      return duplicateReference(db, employerId, job.referenceId);
+    }
   }
-  try {
-    const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
-    return { stored: true, row: await insertJob(db, employerId, job, now, extras, options.events), created: true };
-  } catch (error) {
-    if (error instanceof PlaceLimitReached) throw placeLimitError();
-    if (job.referenceId === null || !isReferenceIdConflict(error)) throw error;
-    if (onTaken === "retry") return null;
-    return duplicateReference(db, employerId, job.referenceId);
-  }
+  throw editConflict();
 }
 
-/** The owner's name, for a preview of a job not stored yet (a stored one's read joins it). */
-export async function employerNameOf(db: Database, employerId: number): Promise<string> {
-  const row = await db.query.employers.findFirst({ columns: { name: true }, where: (e, { eq }) => eq(e.id, employerId) });
-  return row?.name ?? "";
-}
+/** Stands in for the owner where only the job's own facts matter. */
+const UNKNOWN_OWNER: Employer = { id: 0, name: "", ontarioEmployees: null, federallyRegulated: false, postingRules: "warn", revision: 0 };
+
+const editConflict = () =>
+  new ConflictError("edit-conflict", `The job changed ${MAX_MERGE_ATTEMPTS} times while this request was applied; send it again.`);
 
 /**
  * The merge-and-write loop of every PUT (DESIGN 4): read the job, merge the request onto it,
@@ -157,6 +187,8 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     const now = nowSeconds();
     const before = toJobState(current);
     const job = accept(evaluate(prepared, before, now));
+    // DESIGN 19a: judged whatever the request changed, so even a no-op PUT of a broken active job is refused.
+    enforcePostingRules(current.employerPostingRules, job.status, () => previewRow(job, current, prepared.reference));
     if (options.validateOnly) {
       return { stored: false, preview: previewRow(job, current, prepared.reference), created: false };
     }
@@ -165,19 +197,17 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     if (!change.any) return { stored: true, row: current, created: false };
     try {
       const extras = withEvents(options, employerId, eventsOfWrite(before, job, true));
-      const row = await updateJob(db, employerId, current.id, current.revision, { ...change, job }, now, extras, options.events);
+      const row = await updateJob(db, employerId, current, { ...change, job }, now, extras, options.events);
       return { stored: true, row, created: false };
     } catch (error) {
       if (error instanceof PlaceLimitReached) throw placeLimitError();
       if (job.referenceId !== null && isReferenceIdConflict(error)) return duplicateReference(db, employerId, job.referenceId);
-      if (!(error instanceof RevisionMismatch)) throw error;
+      if (!(error instanceof RevisionMismatch || error instanceof EmployerChanged)) throw error;
+      // The job or its owner's settings changed: both are in the ETag the client pinned.
       if (pinned) return preconditionFailed(db, employerId, { id: current.id });
     }
   }
-  throw new ConflictError(
-    "edit-conflict",
-    `The job changed ${MAX_MERGE_ATTEMPTS} times while this request was applied; send it again.`,
-  );
+  throw editConflict();
 }
 
 export async function createJob(caller: Caller, body: Record<string, unknown>, options: WriteOptions = {}): Promise<WriteResult> {

@@ -34,3 +34,11 @@ for (const province of PROVINCES) {
 export function provinceCode(text: string): string | undefined {
   return byKey.get(placeKey(text));
 }
+
+const provinceOfDescription = (description: string) => /,\s*([A-Z]{2})$/.exec(description)?.[1] ?? null;
+const provinceCodeOfProvince = (name: string) => PROVINCES.find((p) => p.name === name || p.frenchName === name)?.code ?? null;
+
+/** The province of a job's place: the province itself, or the code its description ends with ("Smallville, SK"). */
+export function provinceCodeOf(location: { type: string; name: string; description: string }): string | null {
+  return location.type === "Province" ? provinceCodeOfProvince(location.name) : provinceOfDescription(location.description);
+}

@@ -8,8 +8,10 @@ import { evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from ".
 import { eventsOfWrite } from "../events";
 import {
   deletedEventStatement,
+  EmployerChanged,
+  employerGuard,
   deleteStatements,
-  findJobsByReference,
+  findJobsByReferenceWithOwner,
   jobEventStatements,
   insertStatements,
   isReferenceIdConflict,
@@ -24,7 +26,9 @@ import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
 import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
 import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
-import { accept, employerNameOf, MAX_MERGE_ATTEMPTS, placeLimitError, type Caller } from "../service";
+import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
+import type { Employer } from "../../employers/service";
+import { enforcePostingRules } from "../posting-rules";
 import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 
 // DESIGN 12: many PUT /jobs and DELETE /jobs bodies in one request. Each entry is judged by
@@ -109,13 +113,11 @@ function deleteEntries(bodies: Record<string, unknown>[]): Entry[] {
 
 const placeLimitPlan = (entry: Entry) => failed(entry, placeLimitError());
 
-/** validateOnly: what a preview of a job to be created shows as its owner, as the write would. */
-interface DryRun {
-  employerName: string;
-}
-
-/** One entry against the jobs as read: its answer and its statements (none for a failure, a no-op or a dry run). */
-function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, dryRun: DryRun | undefined): Plan {
+/**
+ * One entry against the jobs as read and the owner's settings (which judge its posting rules):
+ * its answer and its statements (none for a failure, a no-op or a dry run).
+ */
+function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, employer: Employer, dryRun: boolean): Plan {
   if (entry.problem) return failed(entry, entry.problem);
   if (entry.overPlaceLimit) return placeLimitPlan(entry);
   const referenceId = entry.referenceId!;
@@ -137,15 +139,17 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
 
   const prepared = entry.prepared!;
   let job;
+  const stored = current ?? { id: null, revision: 0, ...ownerColumns(employer) };
   try {
     job = accept(evaluate(prepared, current ? toJobState(current) : null, now));
+    const merged = job;
+    enforcePostingRules(employer.postingRules, merged.status, () => previewRow(merged, stored, prepared.reference));
   } catch (error) {
     if (error instanceof ProblemError) return failed(entry, error);
     throw error;
   }
   const status = current ? 200 : 201;
   if (dryRun) {
-    const stored = current ?? { id: null, employerId: caller.employerId, employerName: dryRun.employerName, revision: 0 };
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
   // Each entry's events follow its own statements, so they see the job as that entry left it.
@@ -184,18 +188,15 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
   ];
   const named = entries.flatMap((entry) => (entry.referenceId === null ? [] : [entry.referenceId]));
 
-  // What the request has sent D1 so far: its key and employer reads, then each attempt's read and write.
+  // What the request has sent D1 so far: its key and employer reads, then each attempt's reads and write.
   let sent = 2;
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
-    sent += 1;
-    const [rows, dryRun] = await Promise.all([
-      findJobsByReference(caller.db, caller.employerId, named),
-      options.validateOnly ? employerNameOf(caller.db, caller.employerId).then((employerName) => ({ employerName })) : undefined,
-    ]);
+    sent += 2;
+    const { rows, employer } = await findJobsByReferenceWithOwner(caller.db, caller.employerId, named);
     const current = new Map(rows.map((row) => [row.referenceId!, row]));
     const now = nowSeconds();
     const plans = entries.map((entry) =>
-      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, dryRun),
+      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, employer, Boolean(options.validateOnly)),
     );
     const results = plans.map((plan) => plan.result);
     const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
@@ -206,11 +207,12 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     const extras = options.extras?.(results, [...written, ...unchanged.keys()]) ?? [];
     // One more attempt of a large batch would pass D1's statements per invocation: answer as
     // when the jobs keep changing, and let the client send it again (a new invocation).
-    const writing = statements.length + extras.length + 1;
+    const writing = statements.length + extras.length + 2;
     if (sent + writing > D1_QUERIES_PER_INVOCATION) break;
     sent += writing;
     try {
-      const stored = await writeJobs(caller.db, caller.employerId, [...statements, ...extras], written, options.events);
+      const guarded = [employerGuard(caller.employerId, employer.revision), ...statements, ...extras];
+      const stored = await writeJobs(caller.db, caller.employerId, guarded, written, options.events);
       return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
     } catch (error) {
       if (error instanceof PlaceLimitReached) {
@@ -221,6 +223,8 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
       // Another request changed, created or deleted one of these jobs between the read and the
       // write: nothing was stored; read again and judge every entry again.
       if (error instanceof RevisionMismatch || isReferenceIdConflict(error)) continue;
+      // The owner's settings changed: every entry is judged again by the new ones.
+      if (error instanceof EmployerChanged) continue;
       throw error;
     }
   }

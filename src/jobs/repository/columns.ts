@@ -43,6 +43,14 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
   ["locations", locationsJson],
   ["categories", categoriesJson],
   ["revision", sql`j.revision`],
+  ["aiUsedInSelection", sql`j.ai_used_in_selection`],
+  ["existingVacancy", sql`j.existing_vacancy`],
+  ["translations", sql`j.translations`],
+  ["canadianExperience", sql`j.canadian_experience`],
+  ["employerOntarioEmployees", sql`e.ontario_employees`],
+  ["employerFederallyRegulated", sql`e.federally_regulated`],
+  ["employerPostingRules", sql`e.posting_rules`],
+  ["employerRevision", sql`e.revision`],
 ];
 
 /** The job's JobRow as one JSON object, for snapshots stored in a write batch. */

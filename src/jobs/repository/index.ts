@@ -2,9 +2,9 @@
 export { JOB_FROM, publicColumns, selectedColumns } from "./columns";
 export { deletedEventStatement, jobEventStatements, scheduledEventSource } from "./event-sources";
 export { listJobs, type ListFilter } from "./list";
-export { findJob, findJobsByReference, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
-export type { JobHeaderRow, JobRow } from "./rows";
-export { all, PlaceLimitReached, RevisionMismatch, writeBatch, type JobKey } from "./statements";
+export { findJob, findJobsByReference, findJobsByReferenceWithOwner, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
+export type { JobFactsRow, JobHeaderRow, JobRow, JobRulesRow } from "./rows";
+export { all, EmployerChanged, employerGuard, PlaceLimitReached, PostingRulesRefused, RevisionMismatch, writeBatch, type JobKey } from "./statements";
 export {
   deleteJob,
   deleteStatements,

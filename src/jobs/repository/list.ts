@@ -59,7 +59,10 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
   const [page, totals] = await batch(db, [
     sql`
       SELECT j.id, j.reference_id AS referenceId, j.employer_id AS employerId, e.name AS employerName, j.title,
-        j.publish_date AS publishDate, j.confidential, j.status, ${locationsJson} AS locations
+        j.publish_date AS publishDate, j.confidential, j.status, ${locationsJson} AS locations,
+        j.salary_amount AS salaryAmount, j.salary_max_amount AS salaryMaxAmount, j.salary_type_id AS salaryTypeId,
+        j.ai_used_in_selection AS aiUsedInSelection, j.existing_vacancy AS existingVacancy, j.canadian_experience AS canadianExperience,
+        j.translations IS NOT NULL AS hasFrench, e.ontario_employees AS employerOntarioEmployees, e.federally_regulated AS employerFederallyRegulated
       FROM jobs j JOIN employers e ON e.id = j.employer_id
       WHERE j.id IN (
         SELECT j.id FROM ${from} WHERE ${where}

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "../../db/client";
+import { toStatement, type Database } from "../../db/client";
+import { withEmployer, type Employer } from "../../employers/service";
 import { inList } from "../../db/lists";
 import type { RecordedEvent } from "../../events/outbox";
 import { JOB_COLUMNS_OBJECT, JOB_FROM, selectedColumns } from "./columns";
@@ -46,6 +47,13 @@ function selectJobsByReference(employerId: number, referenceIds: string[]): SQL 
 
 export async function findJobsByReference(db: Database, employerId: number, referenceIds: string[]): Promise<JobRow[]> {
   return referenceIds.length ? all<JobRow>(db, selectJobsByReference(employerId, referenceIds)) : [];
+}
+
+/** The same, with the owner's settings, in one round trip. */
+export async function findJobsByReferenceWithOwner(db: Database, employerId: number, referenceIds: string[]): Promise<{ rows: JobRow[]; employer: Employer }> {
+  const statements = referenceIds.length ? [toStatement(db, selectJobsByReference(employerId, referenceIds))] : [];
+  const { results, employer } = await withEmployer(db, employerId, statements);
+  return { rows: (results[0]?.results ?? []) as JobRow[], employer };
 }
 
 /** Like jobSnapshot, for many jobs: a JSON array of their JobRows, as a scalar SQL expression. */

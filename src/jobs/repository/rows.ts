@@ -30,9 +30,32 @@ export interface JobRow {
   /** JSON array of {id, name}, in the client's order. */
   categories: string;
   revision: number;
+  aiUsedInSelection: number | null;
+  existingVacancy: number | null;
+  /** JSON text of `{ fr: { title, description } }`, or null. */
+  translations: string | null;
+  /** Bit mask of the texts that ask for Canadian experience (src/postingrules/facts.ts). */
+  canadianExperience: number;
+  /** The owner's settings the posting rules read (DESIGN 19), and their revision (in the ETag). */
+  employerOntarioEmployees: number | null;
+  employerFederallyRegulated: number;
+  employerPostingRules: "warn" | "enforce";
+  employerRevision: number;
 }
+
+/** What the posting rules read of a job (a list item has no texts, only what they found). */
+export type JobFactsRow = Pick<
+  JobRow,
+  "publishDate" | "locations" | "salaryAmount" | "salaryMaxAmount" | "salaryTypeId" | "aiUsedInSelection" | "existingVacancy" | "canadianExperience"
+> &
+  // A full row has the French version itself; a list item, only whether there is one.
+  ({ translations: string | null } | { hasFrench: number });
+
+/** The same, with the owner's settings the rules also read. */
+export type JobRulesRow = JobFactsRow & Pick<JobRow, "employerOntarioEmployees" | "employerFederallyRegulated">;
 
 export type JobHeaderRow = Pick<
   JobRow,
   "id" | "referenceId" | "employerId" | "employerName" | "title" | "publishDate" | "confidential" | "status" | "locations"
->;
+> &
+  JobRulesRow;

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../../db/client";
 import { recordedEventsOf, type RecordedEvent } from "../../events/outbox";
+import type { EmployerBand } from "../../postingrules";
 
 // How every job statement runs: reads, atomic write batches, and the guards that stop them.
 
@@ -37,13 +38,42 @@ export class RevisionMismatch extends Error {}
 /** The batch stopped because the employer has as many places of its own as allowed. */
 export class PlaceLimitReached extends Error {}
 
-export const guard = (condition: SQL, reason: "revision" | "place_limit") =>
+/** The batch stopped because the owner's settings changed since the write was judged by them. */
+export class EmployerChanged extends Error {}
+/** The batch stopped because its owner enforces the posting rules and the job would break one. */
+export class PostingRulesRefused extends Error {}
+
+export const guard = (condition: SQL, reason: "revision" | "place_limit" | "employer" | "posting_rules") =>
   sql`INSERT INTO write_guards (passed, reason) VALUES (${condition}, ${reason})`;
+
+/** Stops the batch unless the owner's settings are still at the revision the write was judged by (DESIGN 19). */
+export const employerGuard = (employerId: number, revision: number) =>
+  guard(sql`(SELECT revision FROM employers WHERE id = ${employerId}) = ${revision}`, "employer");
+
+// An unknown headcount counts as more than any threshold (DESIGN 19).
+const headcount = sql`coalesce(ontario_employees, 2147483647)`;
+
+/** Stops the batch when the owner enforces the posting rules and is of a kind the job breaks a rule for. */
+export function postingRulesGuard(employerId: number, bands: readonly EmployerBand[]): SQL[] {
+  if (bands.length === 0) return [];
+  const inBand = bands.map(
+    (band) =>
+      sql`(federally_regulated = ${Number(band.federallyRegulated)} AND ${headcount} >= ${band.from}${band.below === null ? sql`` : sql` AND ${headcount} < ${band.below}`})`,
+  );
+  return [
+    guard(
+      sql`NOT EXISTS (SELECT 1 FROM employers WHERE id = ${employerId} AND posting_rules = 'enforce' AND (${sql.join(inBand, sql` OR `)}))`,
+      "posting_rules",
+    ),
+  ];
+}
 
 function guardFailure(error: unknown): Error | undefined {
   const message = error instanceof Error ? error.message : "";
   if (message.includes("write_guard:revision")) return new RevisionMismatch();
   if (message.includes("write_guard:place_limit")) return new PlaceLimitReached();
+  if (message.includes("write_guard:employer")) return new EmployerChanged();
+  if (message.includes("write_guard:posting_rules")) return new PostingRulesRefused();
   return undefined;
 }
 

@@ -5,11 +5,12 @@ import { recordEvents, type RecordedEvent } from "../../events/outbox";
 import { gazetteerMatchId } from "../../locations/owned-place-coordinates";
 import type { Location } from "../../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "../rules";
-import { distinctIds, distinctPlaces, flattenSalary } from "../rules";
+import { distinctIds, distinctPlaces, flattenSalary, translationsJson } from "../rules";
 import { deletedJobSource } from "./event-sources";
 import { selectJob } from "./reads";
 import type { JobRow } from "./rows";
-import { all, guard, jobIdOf, writeBatch, type JobKey } from "./statements";
+import { all, employerGuard, guard, jobIdOf, postingRulesGuard, writeBatch, type JobKey } from "./statements";
+import type { EmployerBand } from "../../postingrules";
 
 // Writing a job: inserts, updates and deletes as statements for one atomic batch, each guarded.
 
@@ -33,6 +34,10 @@ const COLUMN_NAMES: Record<keyof ColumnChanges, string> = {
   salaryMaxAmount: "salary_max_amount",
   salaryTypeId: "salary_type_id",
   salaryPlusCommission: "salary_plus_commission",
+  aiUsedInSelection: "ai_used_in_selection",
+  existingVacancy: "existing_vacancy",
+  translations: "translations",
+  canadianExperience: "canadian_experience",
 };
 
 const sqlValue = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
@@ -116,11 +121,13 @@ export function insertStatements(employerId: number, job: JobState, now: number)
     sql`
     INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
       position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
-      applicant_routing_type_id, application_email, application_url, created_at, updated_at)
+      applicant_routing_type_id, application_email, application_url, created_at, updated_at,
+      ai_used_in_selection, existing_vacancy, translations, canadian_experience)
     VALUES (${employerId}, ${job.referenceId}, ${job.title}, ${job.publishDate}, ${job.closeDate},
       ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
       ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
-      ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now})`,
+      ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now},
+      ${sqlValue(job.aiUsedInSelection)}, ${sqlValue(job.existingVacancy)}, ${translationsJson(job.translations)}, ${job.canadianExperience})`,
     ...links.places,
     ...links.categories,
   ];
@@ -128,10 +135,14 @@ export function insertStatements(employerId: number, job: JobState, now: number)
 
 const JUST_INSERTED = { justInserted: true } as const;
 
-/** One atomic batch: the insert, the caller's extras, and the job read back. */
+/**
+ * One atomic batch: the insert, the caller's extras, and the job read back; PostingRulesRefused
+ * when the owner enforces the posting rules and is of a kind in `refusingBands`.
+ */
 export async function insertJob(
   db: Database,
   employerId: number,
+  refusingBands: readonly EmployerBand[],
   job: JobState,
   now: number,
   extras: ExtraStatements = () => [],
@@ -139,7 +150,7 @@ export async function insertJob(
 ): Promise<JobRow> {
   const results = await writeBatch(
     db,
-    [...insertStatements(employerId, job, now), ...extras(JUST_INSERTED), selectJob(employerId, JUST_INSERTED)],
+    [...postingRulesGuard(employerId, refusingBands), ...insertStatements(employerId, job, now), ...extras(JUST_INSERTED), selectJob(employerId, JUST_INSERTED)],
     events,
   );
   return results.at(-1)!.results[0] as JobRow;
@@ -177,21 +188,28 @@ export function updateStatements(employerId: number, id: number, expectedRevisio
   return statements;
 }
 
-/** One atomic batch: the update, the caller's extras, and the job read back; RevisionMismatch on a conflict. */
+/**
+ * One atomic batch: the update, the caller's extras, and the job read back; RevisionMismatch on
+ * a conflict, EmployerChanged when the owner's settings moved on from `read`'s.
+ */
 export async function updateJob(
   db: Database,
   employerId: number,
-  id: number,
-  expectedRevision: number,
+  read: { id: number; revision: number; employerRevision: number },
   change: JobUpdate,
   now: number,
   extras: ExtraStatements = () => [],
   events?: RecordedEvent[],
 ): Promise<JobRow> {
-  const key = { id };
+  const key = { id: read.id };
   const results = await writeBatch(
     db,
-    [...updateStatements(employerId, id, expectedRevision, change, now), ...extras(key), selectJob(employerId, key)],
+    [
+      employerGuard(employerId, read.employerRevision),
+      ...updateStatements(employerId, read.id, read.revision, change, now),
+      ...extras(key),
+      selectJob(employerId, key),
+    ],
     events,
   );
   return results.at(-1)!.results[0] as JobRow;
@@ -208,12 +226,12 @@ export function deleteStatements(employerId: number, id: number, expectedRevisio
 /**
  * One batch, one round trip: the `job.deleted` event, then the delete;
  * false when the employer has no such job, or (with `etags`, from If-Match) when its ETag is
- * none of them: the check and the delete are one step (etag.ts makes the same `"id.revision"`).
+ * none of them: the check and the delete are one step (etag.ts makes the same `"id.revision.employerRevision"`).
  * Link rows go by ON DELETE CASCADE.
  */
 export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], events?: RecordedEvent[]): Promise<boolean> {
   const matching = etags
-    ? sql`AND ${inList(sql`('"' || id || '.' || revision || '"')`, etags)}`
+    ? sql`AND ${inList(sql`('"' || id || '.' || revision || '.' || (SELECT e.revision FROM employers e WHERE e.id = ${employerId}) || '"')`, etags)}`
     : sql``;
   const which = sql`id = ${jobIdOf(employerId, key)} AND employer_id = ${employerId} ${matching}`;
   const results = await writeBatch(

@@ -1,0 +1,16 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { dispatchAfterResponse } from "../events/dispatch";
+import type { RecordedEvent } from "../events/outbox";
+import { validationHook } from "../http/validation";
+import { getEmployerRoute, updateEmployerRoute } from "./routes";
+import { changeEmployer, getEmployer, settingsOf } from "./service";
+
+export const employerApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  .openapi(getEmployerRoute, async (c) => c.json(settingsOf(await getEmployer(c.var.db, c.var.employerId)), 200))
+  .openapi(updateEmployerRoute, async (c) => {
+    const events: RecordedEvent[] = [];
+    const employer = await changeEmployer(c.var.db, c.var.employerId, c.req.valid("json"), events);
+    dispatchAfterResponse(c, events);
+    return c.json(settingsOf(employer), 200);
+  });
