@@ -29,7 +29,7 @@ describe("GET /api/v1.1/jobs (spec 4.5, 2.7, 2.8)", () => {
     const body = await list();
     expect(body.data).toHaveLength(10);
     expect(body.data.map((h: any) => h.id)).toEqual(jobs.slice(0, 10).map((j) => j.id));
-    expect(Object.keys(body.data[0])).toEqual(["id", "referenceId", "employer", "title", "publishDate", "locations", "confidential", "status"]);
+    expect(Object.keys(body.data[0])).toEqual(["id", "referenceId", "employer", "title", "publishDate", "locations", "confidential", "status", "postingRules"]);
     expect(body.data[0]).toMatchObject({ employer: { id: employer.employerId, name: "Lister Ltd." }, confidential: true, locations: [{ description: "Vancouver, BC" }] });
     expect(body.paging).toEqual({
       total: 12,
