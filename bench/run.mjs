@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measureWebhookOverhead } from "./lib/capabilities.mjs";
-import { bundleWorker, measureBundle } from "./lib/build.mjs";
+import { bundleWithoutPostingRules, bundleWorker, measureBundle } from "./lib/build.mjs";
+import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
@@ -56,6 +57,8 @@ const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
 const BATCH_ROUNDS = setting("BENCH_BATCH_ROUNDS", 5, 2);
 const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
 const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
+// Slices per variant for the posting rules' A/B: a 3 % difference needs more than the 3 of the others.
+const POSTING_RULES_ROUNDS = setting("BENCH_POSTING_RULES_ROUNDS", 8, 2);
 // DESIGN 17: board staleness is a p99 over 100 changes.
 const STALENESS_CHANGES = setting("BENCH_STALENESS_CHANGES", 100, 100);
 
@@ -68,14 +71,15 @@ const loadAtStart = os.loadavg();
 step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart[0].toFixed(2)}`);
 await rm(build, { recursive: true, force: true });
 await mkdir(build, { recursive: true });
-const [apiScript, probeScript, bundle] = await Promise.all([
+const [apiScript, probeScript, noRulesScript, bundle] = await Promise.all([
   bundleWorker(root, `${build}/api`),
   bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
+  bundleWithoutPostingRules(root, `${build}/norules`),
   measureBundle(root, `${build}/min`),
 ]);
 step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
 
-const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js` });
+const runtime = await startRuntime(root, { apiScript, probeScript, noRulesScript, floorScript: `${root}bench/floor-worker.js` });
 const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
@@ -204,6 +208,9 @@ try {
     show(name, run, `  ÷ floor (c) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`);
   }
   await measureFloorsAB();
+
+  // --- the posting rules' cost: the same writes with and without them (DESIGN 19) ---------
+  const postingRules = await measurePostingRulesCost(origin, { ops, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: POSTING_RULES_ROUNDS, problems, step });
 
   // --- latency one request at a time, interleaved in pairs so that noise hits both alike ---
   const sequential = {};
@@ -374,6 +381,7 @@ try {
     batchSync,
     board,
     webhooks,
+    postingRules,
     apply,
     qVsPage1,
     bundle,

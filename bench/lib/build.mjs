@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -52,4 +52,28 @@ function packageOf(file) {
   if (at < 0) return file.startsWith("src/") ? "src (this project)" : "other";
   const parts = file.slice(at + "node_modules/".length).split("/");
   return parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
+}
+
+/** Replaces `from` by `to` in a file, and fails when `from` is not there (the source moved on). */
+async function patch(file, from, to) {
+  const text = await readFile(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} no longer contains ${JSON.stringify(from.slice(0, 60))}: update bench/lib/build.mjs`);
+  await writeFile(file, text.replace(from, to));
+}
+
+/**
+ * The same API with no posting rules (DESIGN 19): a copy of src/ whose rule list is empty and
+ * whose Canadian-experience word check finds nothing, bundled like the real one. The bench
+ * measures writes against it in the same run, to show what checking the rules costs.
+ */
+export async function bundleWithoutPostingRules(root, outdir) {
+  const src = join(outdir, "src");
+  await cp(join(root, "src"), src, { recursive: true });
+  await patch(join(src, "postingrules/rules.ts"), "export const POSTING_RULES: readonly PostingRule[] = [", "export const POSTING_RULES: readonly PostingRule[] = [];\nexport const UNUSED_RULES: readonly PostingRule[] = [");
+  await patch(
+    join(src, "postingrules/wording.ts"),
+    "export function mentionsCanadianExperience(text: string | null | undefined): boolean {",
+    "export function mentionsCanadianExperience(text: string | null | undefined): boolean {\n  if (text !== undefined) return false;",
+  );
+  return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
 }

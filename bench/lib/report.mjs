@@ -146,6 +146,16 @@ export function evaluate(r) {
       pass: r.webhooks.ratio >= 0.9,
       value: r.webhooks.ratio,
     },
+    ...(r.postingRules
+      ? ["post", "putPartial"].map((name) => ({
+          id: `postingRules:${name}`,
+          target: `${name === "post" ? "POST /jobs" : "PUT /jobs/{id}"} with the posting rules: ≥ 0.97 × the throughput of the same API without them (DESIGN 19)`,
+          measured: `${fixed(r.postingRules[name].withRules, 0)} ÷ ${fixed(r.postingRules[name].withoutRules, 0)} req/s = ${fixed(r.postingRules[name].ratio, 3)}`,
+          pass: r.postingRules[name].ratio >= 0.97,
+          value: r.postingRules[name].ratio,
+          details: [`slice pairs (with ÷ without): ${r.postingRules[name].pairRatios.map((x) => fixed(x)).join(", ")}`],
+        }))
+      : []),
     // DESIGN 17: `q` at the largest board (≥ 250 000 active jobs) ≤ 1.5 × at 1 000; list page 1 keeps DESIGN 14's 2 ×.
     ...[["list", 2], ["q", 1.5]].map(([kind, max]) => ({
       id: `boardGrowth:${kind}`,

@@ -28,7 +28,7 @@ const jsonBody = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
 const etagHeader = {
   ETag: {
     description: "The job's current entity tag (DESIGN 11): send it in If-Match to change the job only if nobody else did.",
-    schema: { type: "string" as const, maxLength: 64, example: '"1234.7"' },
+    schema: { type: "string" as const, maxLength: 64, example: '"1234.7.1"' },
   },
 };
 const jobResponse = (description: string) => ({
@@ -61,7 +61,7 @@ const ifMatchHeader = z.object({
     .openapi({
       description:
         "Change the job only if its current ETag is one of these (`*`: any existing job). Otherwise 412 with the current ETag. Weak tags never match.",
-      example: '"1234.7"',
+      example: '"1234.7.1"',
     }),
 });
 
@@ -79,7 +79,7 @@ export const getJobRoute = createRoute({
         .string()
         .max(1024)
         .optional()
-        .openapi({ description: "An ETag you hold: 304 with no body while the job still has it.", example: '"1234.7"' }),
+        .openapi({ description: "An ETag you hold: 304 with no body while the job still has it.", example: '"1234.7.1"' }),
     }),
   },
   responses: {

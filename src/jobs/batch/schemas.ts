@@ -11,7 +11,7 @@ const ifMatch = z
   .string()
   .max(1024)
   .optional()
-  .openapi({ description: "The entry's If-Match: its job's current ETag (quotes included) or `*`; otherwise the entry is 412.", example: '"1234.7"' });
+  .openapi({ description: "The entry's If-Match: its job's current ETag (quotes included) or `*`; otherwise the entry is 412.", example: '"1234.7.1"' });
 
 /** An upsert entry: exactly a `PUT /jobs` body, plus an optional `ifMatch`. */
 export const BatchUpsertEntrySchema = JobByReferenceInputSchema.extend({ ifMatch }).openapi("BatchUpsertEntry");

@@ -85,7 +85,7 @@ function ifMatchOf(body: Record<string, unknown>): { ifMatch?: string; problem?:
   const value = body.ifMatch;
   if (value === undefined || value === null) return {};
   if (typeof value === "string" && value.length <= 1024) return { ifMatch: value };
-  return { problem: new ValidationError([{ field: "ifMatch", message: "ifMatch must be an ETag string (at most 1024 characters), e.g. \"\\\"1234.7\\\"\"." }]) };
+  return { problem: new ValidationError([{ field: "ifMatch", message: "ifMatch must be an ETag string (at most 1024 characters), e.g. \"\\\"1234.7.1\\\"\"." }]) };
 }
 
 async function upsertEntries(caller: Caller, bodies: Record<string, unknown>[]): Promise<Entry[]> {
