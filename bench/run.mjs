@@ -210,7 +210,15 @@ try {
   await measureFloorsAB();
 
   // --- the posting rules' cost: the same writes with and without them (DESIGN 19) ---------
-  const postingRules = await measurePostingRulesCost(origin, { ops, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: POSTING_RULES_ROUNDS, problems, step });
+  const postingRules = await measurePostingRulesCost(origin, {
+    ops,
+    connections: CONNECTIONS,
+    seconds: SLICE_SECONDS,
+    rounds: POSTING_RULES_ROUNDS,
+    samples: SEQUENTIAL_SAMPLES,
+    problems,
+    step,
+  });
 
   // --- latency one request at a time, interleaved in pairs so that noise hits both alike ---
   const sequential = {};

@@ -19,7 +19,7 @@ const ontario = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 const settings = (who: TestEmployer, json: Record<string, unknown>) => request("/employer", { method: "PUT", apiKey: who.apiKey, json });
-const statuses = (job: { postingRules: { rule: string; status: string }[] }) => Object.fromEntries(job.postingRules.map((r) => [r.rule, r.status]));
+const statuses = (job: Record<string, any>) => Object.fromEntries((job.postingRules as { rule: string; status: string }[]).map((r) => [r.rule, r.status]));
 const countJobs = async (who: TestEmployer) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE employer_id = ?").bind(who.employerId).first<{ n: number }>())!.n;
 

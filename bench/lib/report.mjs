@@ -153,7 +153,12 @@ export function evaluate(r) {
           measured: `${fixed(r.postingRules[name].withRules, 0)} ÷ ${fixed(r.postingRules[name].withoutRules, 0)} req/s = ${fixed(r.postingRules[name].ratio, 3)}`,
           pass: r.postingRules[name].ratio >= 0.97,
           value: r.postingRules[name].ratio,
-          details: [`slice pairs (with ÷ without): ${r.postingRules[name].pairRatios.map((x) => fixed(x)).join(", ")}`],
+          details: [
+            `slice pairs (with ÷ without): ${r.postingRules[name].pairRatios.map((x) => fixed(x)).join(", ")}`,
+            ...(r.postingRules[name].sequential
+              ? [`one request at a time, p50: ${fixed(r.postingRules[name].sequential.withP50)} ms with, ${fixed(r.postingRules[name].sequential.withoutP50)} ms without (${r.postingRules[name].sequential.samples} each, in turn)`]
+              : []),
+          ],
         }))
       : []),
     // DESIGN 17: `q` at the largest board (≥ 250 000 active jobs) ≤ 1.5 × at 1 000; list page 1 keeps DESIGN 14's 2 ×.

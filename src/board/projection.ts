@@ -58,7 +58,18 @@ export function projectJob(row: JobRow, gazetteer: Gazetteer): BoardEntry {
   const categories = (JSON.parse(row.categories) as { id: number }[]).map((category) => category.id);
   // What the board shows: never the referenceId or the applicationEmail; the employer's name
   // is the board's own (board_employers), so a rename reaches every job at once.
-  const job: JobRow = { ...row, referenceId: null, applicationEmail: null, employerName: "", locations: JSON.stringify(shown) };
+  // Nor the employer's settings: they are its own business, not the board's (DESIGN 19a).
+  const job: JobRow = {
+    ...row,
+    referenceId: null,
+    applicationEmail: null,
+    employerName: "",
+    locations: JSON.stringify(shown),
+    employerOntarioEmployees: null,
+    employerFederallyRegulated: 0,
+    employerPostingRules: "warn",
+    employerRevision: 0,
+  };
   const summary = summaryOf(row.description);
   return {
     jobId: row.id,

@@ -55,7 +55,7 @@ export async function problemOf(res: Response) {
     title: string;
     status: number;
     detail: string;
-    errors?: { field: string; message: string }[];
+    errors?: { field: string; message: string; rule?: string; law?: string }[];
     requestId: string;
     [member: string]: unknown;
   };
