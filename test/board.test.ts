@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createEmployer, request } from "./support/api";
 import { settleBoard } from "./support/board";
-import { jobBody, postJob } from "./support/jobs";
+import { postJob } from "./support/jobs";
 
 // DESIGN 14: the public job board.
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderJobEventData } from "../src/jobs/event-data";
 import { createEmployer, problemOf, request, type TestEmployer } from "./support/api";
 import { settleBoard } from "./support/board";
+import { afterAnswers, interleavedD1, requestWith } from "./support/d1-proxies";
 import { jobBody, postJob } from "./support/jobs";
 
 // DESIGN 19 and 19a over HTTP: every job answer lists its posting rules; `enforce` refuses a
@@ -261,6 +262,29 @@ describe("enforce: a write that would leave a job active with a broken rule is r
     expect((await request("/jobs", { method: "POST", apiKey: employer.apiKey, json: body })).status).toBe(201);
     await settings(employer, { postingRules: "enforce" });
     expect((await request("/jobs", { method: "POST", apiKey: employer.apiKey, json: body })).status).toBe(422);
+  });
+
+  it("the check and the write are one step: a switch to enforce between a POST's judgment and its write refuses it", async () => {
+    const employer = await createEmployer();
+    const enforceMeanwhile = () =>
+      env.DB.prepare("UPDATE employers SET posting_rules = 'enforce', revision = revision + 1 WHERE id = ?").bind(employer.employerId).run();
+    const res = await requestWith(interleavedD1(enforceMeanwhile), "/jobs", { method: "POST", apiKey: employer.apiKey, json: ontario({ aiUsedInSelection: null }) });
+    await afterAnswers();
+    expect(res.status).toBe(422);
+    expect((await problemOf(res)).errors!.map((error) => error.rule)).toEqual(["on.ai"]);
+    expect(await countJobs(employer)).toBe(0);
+  });
+
+  it("a settings change between a PUT's read and its write: the PUT is judged again by the new settings", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, ontario({ existingVacancy: null }));
+    const enforceMeanwhile = () =>
+      env.DB.prepare("UPDATE employers SET posting_rules = 'enforce', revision = revision + 1 WHERE id = ?").bind(employer.employerId).run();
+    const res = await requestWith(interleavedD1(enforceMeanwhile), `/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { title: "Changed" } });
+    await afterAnswers();
+    expect(res.status).toBe(422);
+    const read = await (await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).json<any>();
+    expect(read.title).toBe(job.title);
   });
 
   it("batch entries are refused one by one, like any other per-entry error; the others are stored", async () => {

@@ -14,11 +14,7 @@ export const EmployerSettingsSchema = z
   .object({
     id: int32().openapi({ example: 7 }),
     name: z.string().max(128).openapi({ example: "Acme Ltd." }),
-    ontarioEmployees: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_EMPLOYEES)
+    ontarioEmployees: int32(0, MAX_EMPLOYEES)
       .nullable()
       .openapi({ description: "Employees in Ontario; null when unknown, which the posting rules count as 25 or more.", example: 40 }),
     federallyRegulated: z

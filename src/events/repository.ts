@@ -1,4 +1,4 @@
-import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, isNotNull, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList } from "../db/lists";
 import { events } from "./tables";

@@ -138,7 +138,7 @@ async function insert(
       enforcePostingRules(employer.postingRules, job.status, () => newJob(employer));
       return { stored: false, preview: newJob(employer), created: true };
     }
-    const refusing = bandsRefusing(job.status, () => previewRow(job, { id: null, revision: 0, ...ownerColumns(UNKNOWN_OWNER) }, prepared.reference));
+    const refusing = bandsRefusing(job.status, () => newJob(UNKNOWN_OWNER));
     try {
       const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
       return { stored: true, row: await insertJob(db, employerId, refusing, job, now, extras, options.events), created: true };
