@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
-import { measureApply, measureBoard, measureBoardLatency, measureWebhookOverhead } from "./lib/capabilities.mjs";
+import { measureApply, measureBoard, measureBoardLatency, measureScreening, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWithoutPostingRules, bundleWorker, measureBundle } from "./lib/build.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
@@ -57,6 +57,7 @@ const BATCH_SEEDED = setting("BENCH_BATCH_SEEDED", 20_000, 2_000);
 const BATCH_ROUNDS = setting("BENCH_BATCH_ROUNDS", 5, 2);
 const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
 const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
+const SCREENING_SAMPLES = setting("BENCH_SCREENING_SAMPLES", 40, 6);
 // Slices per variant for the posting rules' A/B: a 3 % difference needs more than the 3 of the others.
 const POSTING_RULES_ROUNDS = setting("BENCH_POSTING_RULES_ROUNDS", 8, 2);
 // DESIGN 17: board staleness is a p99 over 100 changes.
@@ -359,6 +360,7 @@ try {
     step,
   });
   const apply = await measureApply(origin, { db, createEmployer: (name) => createEmployer(db, kv, name), samples: APPLY_SAMPLES, problems, step });
+  const screening = await measureScreening(origin, { createEmployer: (name) => createEmployer(db, kv, name), samples: SCREENING_SAMPLES, problems, step });
 
   // --- report --------------------------------------------------------------------------
   const results = {
@@ -391,6 +393,7 @@ try {
     webhooks,
     postingRules,
     apply,
+    screening,
     qVsPage1,
     bundle,
     seedCheck: derived,

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
@@ -24,6 +25,8 @@ import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
 import { applyGate } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
+import { WITHDRAW_PATH } from "./applications/service";
+import { withdrawPages } from "./applications/withdraw-pages";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
@@ -74,15 +77,18 @@ export function createApp(dispatcher: EventDispatcher) {
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   // Board reads use the board's own database (src/board/handlers.ts), never DB (DESIGN 17).
   app.use(`${API_PREFIX}/*`, (c, next) => (BOARD_READ.test(c.req.path) && c.req.method !== "POST" ? next() : database(c, next)));
-  app.use(`${API_PREFIX}/*`, async (c, next) => {
+  const withDispatcher: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("dispatcher", dispatcher);
     await next();
-  });
+  };
+  app.use(`${API_PREFIX}/*`, withDispatcher);
   // One registration per path, so each request is authenticated and counted once.
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   app.use(`${API_PREFIX}/board/*`, boardResponses);
+  app.use(`${WITHDRAW_PATH}/*`, database, withDispatcher);
 
   const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
+  app.route("/", withdrawPages);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

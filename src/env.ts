@@ -19,7 +19,8 @@ export interface Env {
   /** The Email Service binding that sends the copy of each application. */
   EMAIL: SendEmail;
   /** Application copies to email; the same Worker consumes them. */
-  EMAIL_QUEUE: Queue<{ applicationId: number }>;
+  /** DESIGN 15, 20: the emails about applications (src/applications/copies.ts). */
+  EMAIL_QUEUE: Queue<{ applicationId: number } | { applicantEmailId: number }>;
   /** The sender of application copies (an address of a domain set up for Email Routing). */
   EMAIL_FROM?: string;
   /** When set, applications need a valid Cloudflare Turnstile token. */

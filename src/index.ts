@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { consumeEmailBatch, type QueuedCopy } from "./applications/copies";
+import { consumeEmailBatch, type QueuedEmail } from "./applications/copies";
 import { consumeBoardBatch, type BoardQueueBody } from "./board/consumer";
 import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
@@ -23,7 +23,7 @@ export default {
   scheduled: (controller, env) => handleScheduled(controller, env, dispatcher),
   queue: (batch, env) =>
     batch.queue.startsWith(EMAIL_QUEUE_NAME)
-      ? consumeEmailBatch(batch as MessageBatch<QueuedCopy>, env)
+      ? consumeEmailBatch(batch as MessageBatch<QueuedEmail>, env)
       : batch.queue.startsWith(BOARD_QUEUE_NAME)
         ? consumeBoardBatch(batch as MessageBatch<BoardQueueBody>, env)
         : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),

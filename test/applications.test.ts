@@ -82,6 +82,13 @@ describe("applications (DESIGN 15)", () => {
       receivedAt: receipt.receivedAt,
       resume: null,
       emailCopy: { status: "pending", attempts: 0, sentAt: null },
+      answers: {},
+      screenedOut: false,
+      status: "received",
+      updatedAt: receipt.receivedAt,
+      interviewedAt: null,
+      decisionDueAt: null,
+      applicantEmails: [{ kind: "confirmation", status: "pending", attempts: 0, sentAt: null }],
     });
   });
 

@@ -130,3 +130,82 @@ export async function measureApply(origin, { db, createEmployer, samples, proble
   step(`apply with a 1 MiB PDF: p50 ${outcome.p50.toFixed(1)} ms, worst ${outcome.max.toFixed(1)} ms over ${samples}`);
   return outcome;
 }
+
+/**
+ * DESIGN 20: screening answers and the pipeline, through the probe (which counts D1 round trips):
+ * an application with 20 answers against one with none, to the same job; a status move
+ * (one read and one atomic batch). One at a time, each pair in turn.
+ */
+export async function measureScreening(origin, { createEmployer, samples, problems, step }) {
+  const employer = await createEmployer("Bench Screening Ltd.");
+  const questions = Array.from({ length: 20 }, (_, i) =>
+    i % 2 === 0
+      ? { key: `q${i}`, text: `Question ${i}: are you available?`, type: "yesNo", knockout: false }
+      : { key: `q${i}`, text: `Question ${i}: which shift?`, type: "multiChoice", options: ["Day", "Evening", "Night"] },
+  );
+  const answers = Object.fromEntries(questions.map((q) => [q.key, q.type === "yesNo" ? true : ["Day", "Night"]]));
+  const created = await send(origin, {
+    host: HOSTS.api,
+    method: "POST",
+    path: `${API}/jobs`,
+    headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      title: "Bench screening", status: "active", locations: [{ description: "Toronto, ON" }], categories: [{ id: 1 }],
+      applicantRoutingType: { id: 1 }, applicationEmail: "hr@bench.example", questions,
+    }),
+  });
+  if (created.status !== 201) problems.push(`screening job: ${created.status} ${created.body.slice(0, 300)}`);
+  const jobId = JSON.parse(created.body).id;
+  let address = 0;
+  const apply = (withAnswers) =>
+    send(origin, {
+      host: HOSTS.probe,
+      method: "POST",
+      path: `${API}/board/jobs/${jobId}/applications`,
+      // The limit is per address (10 a minute): every application comes from its own.
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": `198.18.${Math.floor(++address / 250)}.${address % 250}` },
+      body: JSON.stringify({ name: "Bench Applicant", email: "applicant@bench.example", ...(withAnswers ? { answers } : {}) }),
+    });
+  const runs = { none: { trips: new Set(), times: [] }, twenty: { trips: new Set(), times: [] } };
+  const applications = [];
+  for (let i = 0; i < samples + 2; i++) {
+    for (const [name, withAnswers] of i % 2 === 0 ? [["none", false], ["twenty", true]] : [["twenty", true], ["none", false]]) {
+      const res = await apply(withAnswers);
+      if (res.status !== 201) problems.push(`apply (${name} answers): ${res.status} ${res.body.slice(0, 300)}`);
+      else applications.push(JSON.parse(res.body).id);
+      // The first two of each warm the isolate (its reference data and gazetteer).
+      if (i < 2) continue;
+      runs[name].trips.add(Number(res.headers["x-bench-d1-trips"]));
+      runs[name].times.push(res.ms);
+    }
+  }
+  const moveTimes = [];
+  const moveTrips = new Set();
+  for (const [i, id] of applications.slice(0, samples + 2).entries()) {
+    const res = await send(origin, {
+      host: HOSTS.probe,
+      method: "PUT",
+      path: `${API}/applications/${id}`,
+      headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ status: "reviewing", note: "Bench move" }),
+    });
+    if (res.status !== 200) problems.push(`move application: ${res.status} ${res.body.slice(0, 300)}`);
+    if (i < 2) continue;
+    moveTrips.add(Number(res.headers["x-bench-d1-trips"]));
+    moveTimes.push(res.ms);
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const outcome = {
+    samples,
+    apply: {
+      none: { trips: [...runs.none.trips], p50: median(runs.none.times) },
+      twenty: { trips: [...runs.twenty.trips], p50: median(runs.twenty.times) },
+    },
+    move: { trips: [...moveTrips], p50: median(moveTimes) },
+  };
+  step(
+    `screening: apply with 20 answers ${outcome.apply.twenty.trips.join("/")} round trip(s), p50 ${outcome.apply.twenty.p50.toFixed(2)} ms; ` +
+      `with none ${outcome.apply.none.trips.join("/")}, p50 ${outcome.apply.none.p50.toFixed(2)} ms; a move ${outcome.move.trips.join("/")} round trip(s), p50 ${outcome.move.p50.toFixed(2)} ms`,
+  );
+  return outcome;
+}

@@ -161,6 +161,24 @@ export function evaluate(r) {
           ],
         }))
       : []),
+    ...(r.screening
+      ? [
+          {
+            id: "screeningTrips",
+            target: "An application with 20 screening answers: the same D1 round trips as one without (DESIGN 20)",
+            measured: `${r.screening.apply.twenty.trips.join("/")} vs ${r.screening.apply.none.trips.join("/")} round trip(s); p50 ${fixed(r.screening.apply.twenty.p50)} ms vs ${fixed(r.screening.apply.none.p50)} ms`,
+            pass: r.screening.apply.twenty.trips.length === 1 && r.screening.apply.twenty.trips[0] === r.screening.apply.none.trips[0] && r.screening.apply.none.trips.length === 1,
+            value: r.screening.apply.twenty.trips[0],
+          },
+          {
+            id: "moveTrips",
+            target: "Moving an application: one read and one atomic write batch (2 D1 round trips; DESIGN 20)",
+            measured: `${r.screening.move.trips.join("/")} round trip(s), p50 ${fixed(r.screening.move.p50)} ms over ${r.screening.samples}`,
+            pass: r.screening.move.trips.length === 1 && r.screening.move.trips[0] === 2,
+            value: r.screening.move.trips[0],
+          },
+        ]
+      : []),
     // DESIGN 17: `q` at the largest board (≥ 250 000 active jobs) ≤ 1.5 × at 1 000; list page 1 keeps DESIGN 14's 2 ×.
     ...[["list", 2], ["q", 1.5]].map(([kind, max]) => ({
       id: `boardGrowth:${kind}`,

@@ -1,69 +1,117 @@
-// The emailed copy of each application (DESIGN 15): applications own it (its status is the
-// application's); src/email/ only writes the message.
-import { createDatabase } from "../db/client";
+// The emails about an application, all through the email queue (DESIGN 15, 20): the copy to
+// the employer, and the emails to the applicant. Applications own them (their status is the
+// application's); src/email/ only writes the messages.
+import { createDatabase, type Database } from "../db/client";
 import type { Env } from "../env";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import { findJobForCopy } from "../jobs/published";
+import { composeApplicantEmail } from "../email/applicant";
 import { composeCopy } from "../email/copy";
-import { dueEmailCopies, findApplicationById, recordEmailAttempt } from "./repository";
+import {
+  dueApplicantEmails,
+  dueEmailCopies,
+  findApplicantEmail,
+  findApplicationById,
+  recordApplicantEmailAttempt,
+  recordEmailAttempt,
+} from "./repository";
 
-export interface QueuedCopy {
-  applicationId: number;
+/** A message of the email queue: the employer's copy of an application, or an email to its applicant. */
+export type QueuedEmail = { applicationId: number } | { applicantEmailId: number };
+const from = (env: Pick<Env, "EMAIL_FROM">) => env.EMAIL_FROM ?? "applications@jobs.example";
+
+export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE">, ids: { copies?: number[]; applicantEmails?: number[] }): Promise<void> {
+  const bodies: QueuedEmail[] = [
+    ...(ids.copies ?? []).map((applicationId) => ({ applicationId })),
+    ...(ids.applicantEmails ?? []).map((applicantEmailId) => ({ applicantEmailId })),
+  ];
+  for (let i = 0; i < bodies.length; i += 100) await env.EMAIL_QUEUE.sendBatch(bodies.slice(i, i + 100).map((body) => ({ body })));
 }
 
-export async function enqueueCopies(env: Pick<Env, "EMAIL_QUEUE">, applicationIds: number[]): Promise<void> {
-  for (let i = 0; i < applicationIds.length; i += 100) {
-    await env.EMAIL_QUEUE.sendBatch(applicationIds.slice(i, i + 100).map((applicationId) => ({ body: { applicationId } })));
+type Attempt = (outcome: { status: "pending" | "sent" | "failed"; sentAt?: number; nextAttemptAt?: number | null }) => Promise<void>;
+
+/**
+ * One send: on success recorded sent; on failure retried by the queue on the delivery
+ * contract's schedule, then failed. The application itself is stored already: nothing is lost.
+ */
+async function sendOnce(message: Message<QueuedEmail>, env: Env, attempts: number, record: Attempt, mail: () => Promise<Parameters<SendEmail["send"]>[0]>) {
+  try {
+    await env.EMAIL.send(await mail());
+    await record({ status: "sent", sentAt: Date.now() });
+    message.ack();
+  } catch (error) {
+    const delay = retryDelaySeconds(attempts + 1);
+    console.error(JSON.stringify({ level: "error", message: "email not sent", body: message.body, error: String(error) }));
+    if (delay === null) {
+      await record({ status: "failed" });
+      return message.ack();
+    }
+    await record({ status: "pending", nextAttemptAt: Date.now() + delay * 1000 });
+    message.retry({ delaySeconds: delay });
   }
 }
 
-/**
- * The email queue's consumer (DESIGN 15): one send per message through the Email Service
- * binding, the résumé attached; a failure is retried by the queue on the delivery contract's schedule,
- * then the copy is failed. The application itself is stored already: nothing is lost.
- */
-export async function consumeEmailBatch(batch: MessageBatch<QueuedCopy>, env: Env): Promise<void> {
-  const db = createDatabase(env.DB);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const application = await findApplicationById(db, message.body.applicationId);
-      if (!application || application.emailStatus !== "pending") return message.ack();
-      const job = await findJobForCopy(db, application.jobId);
-      if (!job?.applicationEmail) {
-        await recordEmailAttempt(db, application.id, { status: "failed" });
-        return message.ack();
-      }
-      try {
-        const resume = application.resumeKey ? await env.RESUMES.get(application.resumeKey) : null;
-        const mail = composeCopy(
-          {
-            job: { id: job.id, title: job.title },
-            application,
-            resume: resume ? { filename: application.resumeFilename!, contentType: application.resumeType!, content: await resume.arrayBuffer() } : null,
-          },
-          env.EMAIL_FROM ?? "applications@jobs.example",
-          job.applicationEmail,
-        );
-        await env.EMAIL.send(mail);
-        await recordEmailAttempt(db, application.id, { status: "sent", sentAt: Date.now() });
-        message.ack();
-      } catch (error) {
-        const delay = retryDelaySeconds(application.emailAttempts + 1);
-        console.error(JSON.stringify({ level: "error", message: "email copy failed", applicationId: application.id, error: String(error) }));
-        if (delay === null) {
-          await recordEmailAttempt(db, application.id, { status: "failed" });
-          return message.ack();
-        }
-        await recordEmailAttempt(db, application.id, { status: "pending", nextAttemptAt: Date.now() + delay * 1000 });
-        message.retry({ delaySeconds: delay });
-      }
-    }),
+async function sendCopy(message: Message<QueuedEmail>, env: Env, db: Database, applicationId: number) {
+  const application = await findApplicationById(db, applicationId);
+  if (!application || application.emailStatus !== "pending") return message.ack();
+  const record: Attempt = (outcome) => recordEmailAttempt(db, application.id, outcome);
+  const job = await findJobForCopy(db, application.jobId);
+  if (!job?.applicationEmail) {
+    await record({ status: "failed" });
+    return message.ack();
+  }
+  await sendOnce(message, env, application.emailAttempts, record, async () => {
+    const resume = application.resumeKey ? await env.RESUMES.get(application.resumeKey) : null;
+    return composeCopy(
+      {
+        job: { id: job.id, title: job.title },
+        application,
+        resume: resume ? { filename: application.resumeFilename!, contentType: application.resumeType!, content: await resume.arrayBuffer() } : null,
+      },
+      from(env),
+      job.applicationEmail!,
+    ) as never;
+  });
+}
+
+async function sendToApplicant(message: Message<QueuedEmail>, env: Env, db: Database, applicantEmailId: number) {
+  const found = await findApplicantEmail(db, applicantEmailId);
+  if (!found || found.email.status !== "pending") return message.ack();
+  const { email, application } = found;
+  const record: Attempt = (outcome) => recordApplicantEmailAttempt(db, email.id, outcome);
+  const job = await findJobForCopy(db, application.jobId);
+  await sendOnce(message, env, email.attempts, record, async () =>
+    composeApplicantEmail(
+      {
+        kind: email.kind,
+        language: application.language,
+        applicantName: application.name,
+        jobTitle: job?.title ?? null,
+        employerName: job?.employerName ?? null,
+        withdrawLink: email.withdrawLink,
+      },
+      from(env),
+      application.email,
+    ) as never,
   );
 }
 
-/** For the cron: copies still pending a minute after they were due are handed over again. */
+/** The email queue's consumer: one send per message through the Email Service binding. */
+export async function consumeEmailBatch(batch: MessageBatch<QueuedEmail>, env: Env): Promise<void> {
+  const db = createDatabase(env.DB);
+  await Promise.all(
+    batch.messages.map((message) =>
+      "applicantEmailId" in message.body
+        ? sendToApplicant(message, env, db, message.body.applicantEmailId)
+        : sendCopy(message, env, db, message.body.applicationId),
+    ),
+  );
+}
+
+/** For the cron: emails still pending a minute after they were due are handed over again. */
 export async function sweepEmailCopies(env: Pick<Env, "DB" | "EMAIL_QUEUE">, now: number): Promise<number> {
-  const due = await dueEmailCopies(createDatabase(env.DB), now - 60_000, 1_000);
-  await enqueueCopies(env, due);
-  return due.length;
+  const db = createDatabase(env.DB);
+  const [copies, applicantEmails] = await Promise.all([dueEmailCopies(db, now - 60_000, 1_000), dueApplicantEmails(db, now - 60_000, 1_000)]);
+  await enqueueEmails(env, { copies, applicantEmails });
+  return copies.length + applicantEmails.length;
 }

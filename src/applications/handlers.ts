@@ -1,16 +1,34 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
 import { dispatchAfterResponse } from "../events/dispatch";
-import { enqueueCopies } from "./copies";
+import { enqueueEmails } from "./copies";
+import { ifNoneMatchHits, parsePreconditions } from "../jobs/etag";
 import { afterResponse } from "../http/after-response";
-import { buildPaging } from "../http/paging";
+import { buildPaging, publicOrigin } from "../http/paging";
 import { isJsonMediaType } from "../http/middleware/json-body";
 import { clientAddress } from "../http/middleware/rate-limit";
 import { validationHook } from "../http/validation";
 import { getJob } from "../jobs/service";
-import { ApplicationFormSchema, applyRoute, getApplicationRoute, getResumeRoute, listJobApplicationsRoute } from "./routes";
+import {
+  ApplicationFormSchema,
+  applicationHistoryRoute,
+  applyRoute,
+  getApplicationRoute,
+  getResumeRoute,
+  listJobApplicationsRoute,
+  moveApplicationRoute,
+} from "./routes";
 import { ApplicationInputSchema } from "./schemas";
-import { applicationsOfJob, readApplication, resumeOf, submitApplication, toApplication } from "./service";
+import {
+  applicationEtag,
+  applicationsOfJob,
+  historyOf,
+  moveApplicationTo,
+  readApplication,
+  resumeOf,
+  submitApplication,
+  toApplication,
+} from "./service";
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.openAPIRegistry.register("ApplicationInput", ApplicationInputSchema);
@@ -22,25 +40,41 @@ export const applicationsApi = base
     const multipart = !isJsonMediaType(c.req.header("Content-Type") ?? "");
     const body = (multipart ? c.req.valid("form") : c.req.valid("json")) as Record<string, unknown>;
     const { resume, "cf-turnstile-response": token, ...fields } = body;
-    const { receipt, events } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
+    const { receipt, events, confirmationId } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
       fields,
       resume,
       multipart,
       turnstileToken: typeof token === "string" ? token : undefined,
       clientAddress: clientAddress(c),
+      origin: publicOrigin(c),
     });
     dispatchAfterResponse(c, events);
-    afterResponse(c, enqueueCopies(c.env, [receipt.id]), "email copy not queued; the cron will sweep");
+    afterResponse(c, enqueueEmails(c.env, { copies: [receipt.id], applicantEmails: [confirmationId] }), "emails not queued; the cron will sweep");
     return c.json(receipt, 201);
   })
   .openapi(listJobApplicationsRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const { page, pageSize } = c.req.valid("query");
+    const { page, pageSize, status, screenedOut } = c.req.valid("query");
     await getJob({ db: c.var.db, employerId: c.var.employerId }, id);
-    const { data, total } = await applicationsOfJob(c.var.db, c.var.employerId, id, page, pageSize);
+    const { data, total } = await applicationsOfJob(c.var.db, c.var.employerId, id, { status, screenedOut }, page, pageSize);
     return c.json({ data, paging: buildPaging(c, total, page, pageSize) }, 200);
   })
-  .openapi(getApplicationRoute, async (c) => c.json(toApplication(await readApplication(c.var.db, c.var.employerId, c.req.valid("param").id)), 200))
+  .openapi(getApplicationRoute, async (c) => {
+    const row = await readApplication(c.var.db, c.var.employerId, c.req.valid("param").id);
+    const etag = applicationEtag(row);
+    c.header("ETag", etag);
+    const held = parsePreconditions(c.req.header("If-None-Match"));
+    if (held && ifNoneMatchHits(held, etag)) return c.body(null, 304);
+    return c.json(toApplication(row), 200);
+  })
+  .openapi(moveApplicationRoute, async (c) => {
+    const moved = await moveApplicationTo(c.env, c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"), parsePreconditions(c.req.header("If-Match")));
+    dispatchAfterResponse(c, moved.events);
+    if (moved.applicantEmailIds.length) afterResponse(c, enqueueEmails(c.env, { applicantEmails: moved.applicantEmailIds }), "applicant email not queued; the cron will sweep");
+    c.header("ETag", applicationEtag(moved.row));
+    return c.json(toApplication(moved.row), 200);
+  })
+  .openapi(applicationHistoryRoute, async (c) => c.json({ data: await historyOf(c.var.db, c.var.employerId, c.req.valid("param").id) }, 200))
   .openapi(getResumeRoute, async (c) => {
     const { row, object } = await resumeOf(c.env, c.var.db, c.var.employerId, c.req.valid("param").id);
     c.header("Content-Type", row.resumeType!);

@@ -1,45 +1,160 @@
-import { and, count, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, lt, sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
+import { guard, guardReason } from "../db/guards";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
-import { applications, resumeDeletions } from "./tables";
+import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
 
-export type ApplicationRow = typeof applications.$inferSelect;
+export type ApplicationRecord = typeof applications.$inferSelect;
+/** An application as read for an answer: its row, the emails sent to the applicant (JSON) and how often it moved. */
+export type ApplicationRow = ApplicationRecord & { applicantEmails: string; moves: number };
 export type NewApplication = typeof applications.$inferInsert;
 
+const applicantEmailsJson = sql<string>`(SELECT json_group_array(json_object('kind', e.kind, 'status', e.status, 'attempts', e.attempts, 'sentAt', e.sent_at))
+  FROM (SELECT * FROM applicant_emails WHERE application_id = applications.id ORDER BY id) e)`;
+const movesCount = sql<number>`(SELECT count(*) FROM application_history WHERE application_id = applications.id)`;
+const withEmails = { ...getTableColumns(applications), applicantEmails: applicantEmailsJson, moves: movesCount };
+
 /**
- * One atomic batch: the application and its `application.received` event (DESIGN 15 and 13).
- * Returns the application's id and its recorded event, for the subscribers.
+ * One atomic batch: the application, the first line of its history, the applicant's
+ * confirmation email and the `application.received` event (DESIGN 15, 20 and 13); `event` is
+ * the event's data with the application's id left to fill. Returns the id, the confirmation's
+ * id and the recorded event, for the queues.
  */
-export async function insertApplication(db: Database, application: NewApplication): Promise<{ id: number; events: RecordedEvent[] }> {
-  const insert = db.insert(applications).values(application).returning({ id: applications.id });
-  const event = recordEvents(
-    "application.received",
-    application.receivedAt,
-    sql`SELECT employer_id, id AS subject_id, NULL AS revision, json_object('application', json_object('id', id, 'jobId', job_id, 'name', name, 'email', email, 'phone', phone,
-      'coverLetter', cover_letter, 'receivedAt', strftime('%Y-%m-%dT%H:%M:%fZ', received_at / 1000.0, 'unixepoch'),
-      'resume', CASE WHEN resume_key IS NULL THEN NULL ELSE json_object('filename', resume_filename, 'contentType', resume_type, 'size', resume_size) END)) AS data
-      FROM applications WHERE id = (SELECT max(id) FROM applications)`,
+export async function insertApplication(
+  db: Database,
+  application: NewApplication,
+  confirmation: { withdrawLink: string },
+  event: { data: string },
+): Promise<{ id: number; confirmationId: number; events: RecordedEvent[] }> {
+  const newest = sql`(SELECT max(id) FROM applications)`;
+  const statements = [
+    toStatement(db, db.insert(applications).values(application).returning({ id: applications.id })),
+    toStatement(db, sql`INSERT INTO application_history (application_id, status, at, note) VALUES (${newest}, 'received', ${application.receivedAt}, NULL)`),
+    toStatement(
+      db,
+      sql`INSERT INTO applicant_emails (application_id, kind, created_at, withdraw_link) VALUES (${newest}, 'confirmation', ${application.receivedAt}, ${confirmation.withdrawLink}) RETURNING id`,
+    ),
+    toStatement(
+      db,
+      recordEvents(
+        "application.received",
+        application.receivedAt,
+        sql`SELECT employer_id, id AS subject_id, NULL AS revision, json_set(${event.data}, '$.application.id', id) AS data FROM applications WHERE id = ${newest}`,
+      ),
+    ),
+  ];
+  const results = await db.$client.batch(statements);
+  return {
+    id: (results[0].results[0] as { id: number }).id,
+    confirmationId: (results[2].results[0] as { id: number }).id,
+    events: recordedEventsOf(results),
+  };
+}
+
+/** A move of an application (DESIGN 20): what changes, conditioned on the revision it was read at. */
+export interface Move {
+  id: number;
+  employerId: number;
+  expectedRevision: number;
+  status: ApplicationRecord["status"];
+  at: number;
+  note: string | null;
+  interviewedAt: number | null;
+  decisionNoticeAt: number | null;
+  /** The application's data for `application.status_changed` (JSON), as the move leaves it. */
+  eventData: string;
+  /** An email to the applicant about this outcome. */
+  notify: "rejected" | "hired" | null;
+  /** Withdrawn: the résumé goes (its key is recorded for deletion in the same batch). */
+  dropResume: string | null;
+}
+
+/** A move's statements: one atomic batch, stopped by the guard when the application changed meanwhile. */
+function moveStatements(db: Database, move: Move) {
+  const where = sql`id = ${move.id} AND employer_id = ${move.employerId}`;
+  const dropping = move.status === "withdrawn";
+  return [
+    sql`UPDATE applications SET status = ${move.status}, revision = revision + 1, updated_at = ${move.at},
+        interviewed_at = ${move.interviewedAt}, decision_notice_at = ${move.decisionNoticeAt}
+        ${dropping ? sql`, resume_key = NULL, resume_filename = NULL, resume_type = NULL, resume_size = NULL, withdraw_token_hash = NULL` : sql``}
+      WHERE ${where} AND revision = ${move.expectedRevision}`,
+    guard(sql`changes() = 1`, "revision"),
+    sql`INSERT INTO application_history (application_id, status, at, note) VALUES (${move.id}, ${move.status}, ${move.at}, ${move.note})`,
+    recordEvents("application.status_changed", move.at, sql`SELECT employer_id, id AS subject_id, NULL AS revision, ${move.eventData} AS data FROM applications WHERE ${where}`),
+    ...(move.notify
+      ? [sql`INSERT INTO applicant_emails (application_id, kind, created_at) VALUES (${move.id}, ${move.notify}, ${move.at}) RETURNING id AS applicantEmailId`]
+      : []),
+    ...(move.dropResume ? [sql`INSERT OR IGNORE INTO resume_deletions (key) VALUES (${move.dropResume})`] : []),
+  ].map((statement) => toStatement(db, statement));
+}
+
+/** The application moved, read back; undefined when its revision was no longer the expected one. */
+export async function moveApplication(
+  db: Database,
+  move: Move,
+): Promise<{ row: ApplicationRow; events: RecordedEvent[]; applicantEmailIds: number[] } | undefined> {
+  // Read back in the same batch, by raw SQL: its columns named as ApplicationRow's members.
+  const columns = sql.join(
+    Object.entries(withEmails).map(([member, column]) => sql`${column} AS ${sql.identifier(member)}`),
+    sql`, `,
   );
-  const results = await db.$client.batch([toStatement(db, insert), toStatement(db, event)]);
-  return { id: (results[0].results[0] as { id: number }).id, events: recordedEventsOf(results) };
+  const read = toStatement(db, sql`SELECT ${columns} FROM ${applications} WHERE ${applications.id} = ${move.id}`);
+  let results: D1Result[];
+  try {
+    results = await db.$client.batch([...moveStatements(db, move), read]);
+  } catch (error) {
+    if (guardReason(error) === "revision") return undefined;
+    throw error;
+  }
+  const applicantEmailIds = results.flatMap((result) => (result.results as { applicantEmailId?: number }[]).flatMap((row) => (row.applicantEmailId ? [row.applicantEmailId] : [])));
+  return { row: results.at(-1)!.results[0] as ApplicationRow, events: recordedEventsOf(results), applicantEmailIds };
 }
 
 export async function findApplication(db: Database, employerId: number, id: number): Promise<ApplicationRow | undefined> {
-  return db.select().from(applications).where(and(eq(applications.id, id), eq(applications.employerId, employerId))).get();
+  return db.select(withEmails).from(applications).where(and(eq(applications.id, id), eq(applications.employerId, employerId))).get();
 }
 
-export async function findApplicationById(db: Database, id: number): Promise<ApplicationRow | undefined> {
+export async function findApplicationById(db: Database, id: number): Promise<ApplicationRecord | undefined> {
   return db.select().from(applications).where(eq(applications.id, id)).get();
 }
 
-export async function listApplications(db: Database, employerId: number, jobId: number, page: number, pageSize: number) {
-  const where = and(eq(applications.jobId, jobId), eq(applications.employerId, employerId));
+/** The withdraw link's application: by its token's hash, while the link works. */
+export async function findByWithdrawToken(db: Database, tokenHash: string, now: number): Promise<ApplicationRecord | undefined> {
+  return db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.withdrawTokenHash, tokenHash), sql`${applications.withdrawExpiresAt} > ${now}`))
+    .get();
+}
+
+/** The moves of an application, oldest first (at most MAX_MOVES). */
+export async function applicationHistoryOf(db: Database, id: number) {
+  return db
+    .select({ status: applicationHistory.status, at: applicationHistory.at, note: applicationHistory.note })
+    .from(applicationHistory)
+    .where(eq(applicationHistory.applicationId, id))
+    .orderBy(asc(applicationHistory.id))
+    .all();
+}
+
+export interface ApplicationFilter {
+  status?: ApplicationRecord["status"];
+  screenedOut?: boolean;
+}
+
+export async function listApplications(db: Database, employerId: number, jobId: number, filter: ApplicationFilter, page: number, pageSize: number) {
+  const where = and(
+    eq(applications.jobId, jobId),
+    eq(applications.employerId, employerId),
+    filter.status ? eq(applications.status, filter.status) : undefined,
+    filter.screenedOut === undefined ? undefined : eq(applications.screenedOut, filter.screenedOut),
+  );
   const [rows, [{ total }]] = await db.batch([
-    db.select().from(applications).where(where).orderBy(desc(applications.receivedAt), desc(applications.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db.select(withEmails).from(applications).where(where).orderBy(desc(applications.receivedAt), desc(applications.id)).limit(pageSize).offset((page - 1) * pageSize),
     db.select({ total: count() }).from(applications).where(where),
   ]);
-  return { rows, total };
+  return { rows: rows as ApplicationRow[], total };
 }
 
 export async function recordEmailAttempt(
@@ -79,4 +194,55 @@ export async function pendingResumeDeletions(db: Database, limit: number): Promi
 
 export async function forgetResumeDeletions(db: Database, keys: string[]): Promise<void> {
   if (keys.length) await db.delete(resumeDeletions).where(inList(resumeDeletions.key, keys));
+}
+
+/** An email to the applicant, with what composing it needs of the application. */
+export async function findApplicantEmail(db: Database, id: number) {
+  return db
+    .select({ email: applicantEmails, application: applications })
+    .from(applicantEmails)
+    .innerJoin(applications, eq(applications.id, applicantEmails.applicationId))
+    .where(eq(applicantEmails.id, id))
+    .get();
+}
+
+/** One attempt's outcome; the withdraw link is forgotten once the email is sent or given up. */
+export async function recordApplicantEmailAttempt(
+  db: Database,
+  id: number,
+  outcome: { status: "pending" | "sent" | "failed"; sentAt?: number; nextAttemptAt?: number | null },
+): Promise<void> {
+  await db
+    .update(applicantEmails)
+    .set({
+      status: outcome.status,
+      attempts: sql`${applicantEmails.attempts} + 1`,
+      sentAt: outcome.sentAt ?? null,
+      nextAttemptAt: outcome.nextAttemptAt ?? null,
+      ...(outcome.status === "pending" ? {} : { withdrawLink: null }),
+    })
+    .where(eq(applicantEmails.id, id));
+}
+
+/** Applicant emails pending and due (never handed over, or lost by the queue): for the cron's sweep. */
+export async function dueApplicantEmails(db: Database, dueBefore: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: applicantEmails.id })
+    .from(applicantEmails)
+    .where(and(eq(applicantEmails.status, "pending"), sql`coalesce(${applicantEmails.nextAttemptAt}, ${applicantEmails.createdAt}) <= ${dueBefore}`))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * For the cron (DESIGN 20a): every application whose decision notice is due, once per interview:
+ * its `application.decision_due` event, then the notice cleared; set-based, by the partial index.
+ */
+export async function emitDecisionNotices(db: Database, now: number, data: SQL): Promise<{ events: RecordedEvent[]; notices: number }> {
+  const due = sql`decision_notice_at IS NOT NULL AND decision_notice_at <= ${now}`;
+  const results = await db.$client.batch([
+    toStatement(db, recordEvents("application.decision_due", now, sql`SELECT employer_id, id AS subject_id, NULL AS revision, ${data} AS data FROM applications WHERE ${due}`)),
+    toStatement(db, sql`UPDATE applications SET decision_notice_at = NULL WHERE ${due}`),
+  ]);
+  return { events: recordedEventsOf(results), notices: results[1].meta.changes };
 }

@@ -1,15 +1,29 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { documentedObject } from "../http/documented-object";
 import { boundedJsonBody } from "../http/middleware/json-body";
-import { IdParamSchema, PagingQuerySchema, problemResponses } from "../http/schemas";
+import { IdParamSchema, problemResponses } from "../http/schemas";
 import { API_PREFIX } from "../http/version";
-import { ApplicationInputSchema, ApplicationListSchema, ApplicationReceiptSchema, ApplicationSchema } from "./schemas";
+import { requireJsonBody } from "../http/middleware/json-body";
+import {
+  ApplicationHistorySchema,
+  ApplicationInputSchema,
+  ApplicationListQuerySchema,
+  ApplicationListSchema,
+  ApplicationMoveSchema,
+  ApplicationReceiptSchema,
+  ApplicationSchema,
+} from "./schemas";
 
 const json = <T>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
 export const ApplicationFormSchema = z
   .object({
     ...ApplicationInputSchema.shape,
+    answers: z
+      .string()
+      .max(200_000)
+      .optional()
+      .openapi({ description: "The answers as JSON text; or, instead, one field per question named `answers[key]` (repeated for multiChoice; yesNo `true`/`false`, numbers as JSON numbers)." }),
     resume: z.string().max(5 * 1024 * 1024).optional().openapi({ type: "string", format: "binary", maxLength: 5 * 1024 * 1024, description: "PDF, DOCX or plain text, at most 5 MiB; recognised by its bytes." }),
     "cf-turnstile-response": z.string().max(2048).optional().openapi({ description: "Required when the deployment sets TURNSTILE_SECRET." }),
   })
@@ -51,9 +65,42 @@ export const listJobApplicationsRoute = createRoute({
   security: [{ ApiKey: [] }],
   operationId: "listJobApplications",
   summary: "List a job's applications",
-  description: "Newest first.",
-  request: { params: IdParamSchema, query: PagingQuerySchema },
+  description: "Newest first; filter by status and by screenedOut.",
+  request: { params: IdParamSchema, query: ApplicationListQuerySchema },
   responses: { 200: json(ApplicationListSchema, "A page of applications.") },
+});
+
+const etagHeader = { ETag: { description: "The application's ETag: send it in If-Match to move it only if nobody did since.", schema: { type: "string" as const, maxLength: 40, example: '"51.3"' } } };
+
+export const moveApplicationRoute = createRoute({
+  method: "put",
+  path: `${API_PREFIX}/applications/{id}`,
+  tags: ["Applications"],
+  security: [{ ApiKey: [] }],
+  operationId: "moveApplication",
+  summary: "Move an application to a status",
+  description:
+    "received → reviewing → interviewing → offered → hired; rejected or withdrawn from any non-final status (any move between non-final ones is allowed). " +
+    "A move out of hired, rejected or withdrawn is a 409. Each move is kept in the history; with `notifyApplicant` (rejected or hired) the applicant is emailed.",
+  middleware: [requireJsonBody] as const,
+  request: {
+    params: IdParamSchema,
+    headers: z.object({ "if-match": z.string().max(1024).optional().openapi({ description: "The ETag you hold: the move happens only if it is still the current one (else 412)." }) }),
+    body: { required: true, content: { "application/json": { schema: ApplicationMoveSchema } } },
+  },
+  responses: { 200: { ...json(ApplicationSchema, "Moved: the application and its new ETag."), headers: etagHeader }, ...problemResponses(400, 404, 409, 412, 413, 415) },
+});
+
+export const applicationHistoryRoute = createRoute({
+  method: "get",
+  path: `${API_PREFIX}/applications/{id}/history`,
+  tags: ["Applications"],
+  security: [{ ApiKey: [] }],
+  operationId: "getApplicationHistory",
+  summary: "An application's moves, oldest first",
+  description: "Starts with received; every move since, with its note.",
+  request: { params: IdParamSchema },
+  responses: { 200: json(ApplicationHistorySchema, "The moves.") },
 });
 
 export const getApplicationRoute = createRoute({
@@ -63,8 +110,14 @@ export const getApplicationRoute = createRoute({
   security: [{ ApiKey: [] }],
   operationId: "getApplication",
   summary: "Read an application",
-  request: { params: IdParamSchema },
-  responses: { 200: json(ApplicationSchema, "The application and the status of its emailed copy.") },
+  request: {
+    params: IdParamSchema,
+    headers: z.object({ "if-none-match": z.string().max(1024).optional().openapi({ description: "An ETag you hold: 304 with no body while the application still has it." }) }),
+  },
+  responses: {
+    200: { ...json(ApplicationSchema, "The application, its pipeline status and the state of its emails."), headers: etagHeader },
+    304: { description: "Not modified: the application still has the ETag you sent.", headers: etagHeader },
+  },
 });
 
 export const getResumeRoute = createRoute({

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { int32 } from "../http/limits";
-import { PagingSchema } from "../http/schemas";
+import { PagingQuerySchema, PagingSchema } from "../http/schemas";
+import { APPLICATION_STATUSES } from "./pipeline";
 
 /** DESIGN 6b: name and phone reach the emailed copy's lines and headers: no CR, LF or other control character. */
 const singleLine = (s: string) => !/\p{Cc}/u.test(s);
@@ -22,8 +23,55 @@ export const ApplicationInputSchema = z
       .refine((s) => [...s].length <= 10_000, "coverLetter must be at most 10000 characters.")
       .optional()
       .openapi({ maxLength: 10_000, example: "I would love to join your finance team." }),
+    answers: z
+      .record(z.string().max(40), z.union([z.boolean(), z.number(), z.string(), z.array(z.string())]))
+      .optional()
+      .openapi({
+        description:
+          "Answers to the job's screening questions (its `questions` on the board), by question key: yesNo true/false, singleChoice one option, multiChoice a list of options, text, number.",
+        example: { work_permit: true, years: 4 },
+      }),
+    language: z
+      .enum(["en", "fr"])
+      .optional()
+      .openapi({ description: "The language of the page the applicant used (default en): the emails to the applicant are written in it.", example: "en" }),
   })
   .openapi("ApplicationInput");
+
+/** PUT /applications/{id} (DESIGN 20). */
+export const ApplicationMoveSchema = z
+  .object({
+    status: z.enum(APPLICATION_STATUSES).openapi({ example: "interviewing" }),
+    note: z.string().max(2_000).nullable().optional().openapi({ description: "Kept in the history.", example: "Phone screen booked." }),
+    notifyApplicant: z
+      .boolean()
+      .optional()
+      .openapi({ description: "With status rejected or hired: email the applicant the outcome, in the language they applied in." }),
+  })
+  .openapi("ApplicationMove");
+
+export const ApplicationHistorySchema = z
+  .object({
+    data: z
+      .array(
+        z.object({
+          status: z.enum(APPLICATION_STATUSES),
+          at: z.string().max(30).openapi({ format: "date-time" }),
+          note: z.string().max(2_000).nullable(),
+        }),
+      )
+      .max(500),
+  })
+  .openapi("ApplicationHistory", { example: { data: [{ status: "received", at: "2026-11-22T15:00:00.000Z", note: null }] } });
+
+export const ApplicationListQuerySchema = PagingQuerySchema.extend({
+  status: z.enum(APPLICATION_STATUSES).optional().openapi({ param: { name: "status", in: "query" }, example: "received" }),
+  screenedOut: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .openapi({ param: { name: "screenedOut", in: "query" }, type: "string", enum: ["true", "false"], example: "false" } as never),
+});
 
 export const ApplicationReceiptSchema = z
   .object({
@@ -50,6 +98,26 @@ export const ApplicationSchema = z
       attempts: int32(0, 100),
       sentAt: z.string().max(30).nullable(),
     }),
+    answers: z.record(z.string().max(40), z.union([z.boolean(), z.number(), z.string().max(5_000), z.array(z.string().max(200)).max(20)])),
+    screenedOut: z.boolean().openapi({ description: "An answer matched a knockout of its question." }),
+    status: z.enum(APPLICATION_STATUSES),
+    updatedAt: z.string().max(30).openapi({ format: "date-time" }),
+    interviewedAt: z.string().max(30).nullable().openapi({ format: "date-time", description: "The last move to interviewing." }),
+    decisionDueAt: z
+      .string()
+      .max(30)
+      .nullable()
+      .openapi({ format: "date-time", description: "interviewedAt + 45 days while not final (Ontario: interviewed applicants hear of the decision within 45 days)." }),
+    applicantEmails: z
+      .array(
+        z.object({
+          kind: z.enum(["confirmation", "rejected", "hired"]),
+          status: z.enum(["pending", "sent", "failed"]),
+          attempts: int32(0, 100),
+          sentAt: z.string().max(30).nullable(),
+        }),
+      )
+      .max(1_000),
   })
   .openapi("Application", {
     example: {
@@ -62,6 +130,13 @@ export const ApplicationSchema = z
       receivedAt: "2026-11-22T15:00:00.000Z",
       resume: { filename: "ada.pdf", contentType: "application/pdf", size: 48213 },
       emailCopy: { status: "sent", attempts: 1, sentAt: "2026-11-22T15:00:03.000Z" },
+      answers: { work_permit: true },
+      screenedOut: false,
+      status: "interviewing",
+      updatedAt: "2026-11-25T10:00:00.000Z",
+      interviewedAt: "2026-11-25T10:00:00.000Z",
+      decisionDueAt: "2027-01-09T10:00:00.000Z",
+      applicantEmails: [{ kind: "confirmation", status: "sent", attempts: 1, sentAt: "2026-11-22T15:00:02.000Z" }],
     },
   });
 

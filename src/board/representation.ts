@@ -3,6 +3,7 @@ import { toJob } from "../jobs/representation";
 import type { BoardJobRow } from "./database/reads";
 import type { FoundRow } from "./search";
 import { jobPostingLd } from "./rules";
+import { withoutKnockout } from "../screening";
 
 // What job seekers see of a job (DESIGN 14): never its referenceId or applicationEmail (absent,
 // not null), and no employer when the job is confidential. The board keeps the public job and
@@ -22,5 +23,5 @@ export function toBoardJob(row: BoardJobRow) {
   const employer = stored.confidential ? null : { id: stored.employerId, name: stored.employerName };
   const routing = job.applicantRoutingType?.id;
   const apply = routing === 1 ? { method: "email" as const } : routing === 2 && job.applicationUrl ? { method: "url" as const, url: job.applicationUrl } : null;
-  return { ...job, employer, apply, jsonLd: jobPostingLd(toJob(stored), employer?.name ?? null) };
+  return { ...job, questions: job.questions.map(withoutKnockout), employer, apply, jsonLd: jobPostingLd(toJob(stored), employer?.name ?? null) };
 }

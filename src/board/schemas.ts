@@ -1,10 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { int32 } from "../http/limits";
 import { JobSchema } from "../jobs/schemas";
+import { PublicQuestionSchema } from "../screening";
 import { CategorySchema, LOCATION_EXAMPLE, LocationSchema } from "../reference/schemas";
 
 // DESIGN 19a: the board job carries the job's statements and French version, not its posting rules' outcomes.
-const { referenceId: _referenceId, applicationEmail: _applicationEmail, postingRules: _postingRules, ...publicMembers } = JobSchema.shape;
+const { referenceId: _referenceId, applicationEmail: _applicationEmail, postingRules: _postingRules, questions: _questions, ...publicMembers } = JobSchema.shape;
 
 /** A place an employer created is shown by its text alone: its id would single out the employer. */
 const BoardLocationSchema = z
@@ -77,6 +78,7 @@ export const BoardJobSchema = z
     ...publicMembers,
     employer: EmployerOrHidden,
     locations: z.array(BoardLocationSchema).max(3),
+    questions: z.array(PublicQuestionSchema).max(20).openapi({ description: "The screening questions to answer when applying (DESIGN 20)." }),
     apply: ApplySchema,
     jsonLd: z.record(z.string().max(50), z.unknown()).openapi({ description: "A schema.org JobPosting for search engines." }),
   })
@@ -100,6 +102,7 @@ export const BoardJobSchema = z
       aiUsedInSelection: false,
       existingVacancy: true,
       translations: null,
+      questions: [],
       apply: { method: "url", url: "https://careers.example.com/apply" },
       jsonLd: { "@context": "https://schema.org", "@type": "JobPosting", title: "Senior Accountant" },
     },

@@ -122,6 +122,8 @@ export const jobs = sqliteTable(
     // Which of title, description and translations.fr ask for Canadian experience (a bit mask
     // of CANADIAN_EXPERIENCE_FIELDS), found when written so a list page need not read the texts.
     canadianExperience: integer("canadian_experience").notNull().default(0),
+    // DESIGN 20: the screening questions as JSON text (src/screening/questions.ts); null: none.
+    questions: text("questions"),
   },
   (t) => [
     check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),

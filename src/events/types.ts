@@ -12,7 +12,7 @@ export const JOB_EVENT_TYPES = [
 ] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
-export const APPLICATION_EVENT_TYPES = ["application.received"] as const;
+export const APPLICATION_EVENT_TYPES = ["application.received", "application.status_changed", "application.decision_due"] as const;
 
 export const SUBSCRIBABLE_EVENT_TYPES = [...JOB_EVENT_TYPES, ...APPLICATION_EVENT_TYPES] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];

@@ -65,13 +65,13 @@ export class ConflictError extends ProblemError {
 
 /** DESIGN 11: If-Match named none of the job's current ETag (sent back when the job exists). */
 export class PreconditionFailedError extends ProblemError {
-  constructor(currentEtag?: string) {
+  constructor(currentEtag?: string, resource: "job" | "application" = "job") {
     super(
       412,
       "precondition-failed",
       "Precondition failed.",
       currentEtag
-        ? "The job has changed since the ETag you sent in If-Match; read it again (its current ETag is in this response's ETag header)."
+        ? `The ${resource} has changed since the ETag you sent in If-Match; read it again (its current ETag is in this response's ETag header).`
         : "No job matches If-Match: there is no job with this referenceId, and a PUT with If-Match never creates one.",
       { headers: currentEtag ? { ETag: currentEtag } : {} },
     );

@@ -14,10 +14,19 @@ export async function findPublished(db: Database, id: number, now: number): Prom
   return (await all<JobRow>(db, sql`SELECT ${publicColumns} ${JOB_FROM} WHERE j.id = ${id} AND ${visible(now)}`))[0];
 }
 
-/** What the emailed copy of an application needs of its job (whatever its status now). */
-export async function findJobForCopy(db: Database, id: number): Promise<{ id: number; title: string | null; applicationEmail: string | null } | undefined> {
-  return (await all<{ id: number; title: string | null; applicationEmail: string | null }>(db, sql`
-    SELECT id, title, application_email AS applicationEmail FROM jobs WHERE id = ${id}`))[0];
+export interface JobForEmail {
+  id: number;
+  title: string | null;
+  applicationEmail: string | null;
+  /** The employer's public name; null when the job is confidential. */
+  employerName: string | null;
+}
+
+/** What the emails about an application need of its job (whatever its status now). */
+export async function findJobForCopy(db: Database, id: number): Promise<JobForEmail | undefined> {
+  return (await all<JobForEmail>(db, sql`
+    SELECT j.id, j.title, j.application_email AS applicationEmail, CASE WHEN j.confidential THEN NULL ELSE e.name END AS employerName
+    FROM jobs j JOIN employers e ON e.id = j.employer_id WHERE j.id = ${id}`))[0];
 }
 
 /**

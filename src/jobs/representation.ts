@@ -5,7 +5,7 @@ import { amountJson } from "./money";
 import type { JobHeaderRow, JobRow } from "./repository";
 import { postingRulesOf } from "./posting-rules";
 import type { JobState } from "./rules";
-import { distinctIds, distinctPlaces, flattenSalary, translationsJson } from "./rules";
+import { distinctIds, distinctPlaces, flattenSalary, questionsJson, translationsJson } from "./rules";
 import type { Job, JobHeader, JobPreview } from "./schemas";
 
 const employerOf = (row: Pick<JobHeaderRow, "employerId" | "employerName">) => ({ id: row.employerId, name: row.employerName });
@@ -93,6 +93,7 @@ export function previewRow(job: JobState, stored: PreviewStored, reference: Refe
     existingVacancy: job.existingVacancy === null ? null : Number(job.existingVacancy),
     translations: translationsJson(job.translations),
     canadianExperience: job.canadianExperience,
+    questions: questionsJson(job.questions),
   };
 }
 
@@ -126,9 +127,12 @@ function render(row: PreviewRow): JobPreview {
     aiUsedInSelection: booleanOrNull(row.aiUsedInSelection),
     existingVacancy: booleanOrNull(row.existingVacancy),
     translations: row.translations === null ? null : JSON.parse(row.translations),
+    questions: questionsOf(row),
     postingRules: postingRulesOf(row),
   };
 }
+
+const questionsOf = (row: Pick<JobRow, "questions">) => (row.questions === null ? [] : JSON.parse(row.questions));
 
 const booleanOrNull = (value: number | null) => (value === null ? null : Boolean(value));
 
@@ -162,5 +166,6 @@ export function toJobState(row: JobRow): JobState {
     existingVacancy: booleanOrNull(row.existingVacancy),
     translations: row.translations === null ? null : JSON.parse(row.translations),
     canadianExperience: row.canadianExperience,
+    questions: questionsOf(row),
   };
 }

@@ -5,6 +5,7 @@ import type { ReferenceData } from "../reference/repository";
 import type { Location } from "../reference/schemas";
 import { DEFAULT_OPEN_SECONDS } from "./dates";
 import { canadianExperienceMask, mentionsCanadianExperience, type CanadianExperienceField } from "../postingrules";
+import { normalizeQuestion, type Question } from "../screening";
 import { TRANSLATION_LANGUAGES, type JobInput, type JobStatus } from "./schemas";
 
 // Pure domain rules: no I/O. The handler resolves locations and cleans the description,
@@ -47,6 +48,7 @@ export interface JobState {
   translations: { fr: TranslationState } | null;
   /** Which texts ask for Canadian experience (src/postingrules/facts.ts), kept with the texts it reads. */
   canadianExperience: number;
+  questions: Question[];
 }
 
 export const ROUTING_EMAIL = 1;
@@ -92,6 +94,7 @@ export function mergeJob(
     existingVacancy: null,
     translations: null,
     canadianExperience: 0,
+    questions: [],
   };
 
   let status = base.status;
@@ -162,6 +165,7 @@ export function mergeJob(
     existingVacancy: patch.existingVacancy !== undefined ? patch.existingVacancy : base.existingVacancy,
     translations,
     canadianExperience: textsChanged ? canadianExperienceMask(canadianExperienceIn(title, description, translations)) : base.canadianExperience,
+    questions: patch.questions !== undefined ? (patch.questions ?? []).map(normalizeQuestion) : base.questions,
   };
   return { job, conflict };
 }
@@ -300,8 +304,9 @@ export function validateJob(job: JobState, reference: ReferenceData): FieldError
 }
 
 /** Stored columns that differ, so a PUT writes only those (concurrent PUTs of other members survive). */
-export type ColumnChanges = Partial<Omit<JobState, "salary" | "categoryIds" | "places" | "translations"> & {
+export type ColumnChanges = Partial<Omit<JobState, "salary" | "categoryIds" | "places" | "translations" | "questions"> & {
   translations: string | null;
+  questions: string | null;
   salaryAmount: number | null;
   salaryMaxAmount: number | null;
   salaryTypeId: number | null;
@@ -316,6 +321,9 @@ export function flattenSalary(salary: SalaryState | null) {
     salaryPlusCommission: salary ? salary.plusCommission : null,
   };
 }
+
+/** How `questions` is stored: JSON text, or null for none. */
+export const questionsJson = (questions: Question[]) => (questions.length ? JSON.stringify(questions) : null);
 
 /** How `translations` is stored: JSON text, or null. */
 export const translationsJson = (translations: JobState["translations"]) => (translations ? JSON.stringify(translations) : null);
@@ -342,6 +350,8 @@ export function changedColumns(before: JobState, after: JobState): ColumnChanges
   for (const key of scalar) if (before[key] !== after[key]) changes[key] = after[key];
   const translations = translationsJson(after.translations);
   if (translationsJson(before.translations) !== translations) changes.translations = translations;
+  const questions = questionsJson(after.questions);
+  if (questionsJson(before.questions) !== questions) changes.questions = questions;
   const salaryBefore = flattenSalary(before.salary);
   const salaryAfter = flattenSalary(after.salary);
   for (const key of Object.keys(salaryAfter) as (keyof typeof salaryAfter)[]) {

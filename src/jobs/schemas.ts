@@ -12,6 +12,7 @@ import { MAX_CLEANED_BYTES } from "../description/clean";
 import { MAX_OPEN_ELEMENTS, MAX_TAGS } from "../description/markup";
 import { parseCloseDate } from "./dates";
 import { MAX_AMOUNT, toTenThousandths } from "./money";
+import { QuestionSchema, QuestionsInputSchema } from "../screening";
 
 export const JOB_STATUSES = ["active", "archived", "draft"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -141,6 +142,7 @@ export const JobInputSchema = z
       .optional()
       .openapi({ description: "Whether the posting is for an existing vacancy (Ontario asks postings to say). `null`: not said.", example: true }),
     translations: TranslationsInputSchema.nullable().optional(),
+    questions: QuestionsInputSchema.nullable().optional(),
   })
   .openapi("JobInput");
 
@@ -223,6 +225,7 @@ export const JobSchema = JobHeaderSchema.extend({
   aiUsedInSelection: z.boolean().nullable().openapi({ example: false }),
   existingVacancy: z.boolean().nullable().openapi({ example: true }),
   translations: z.object({ fr: TranslationSchema }).nullable(),
+  questions: z.array(QuestionSchema).max(20).openapi({ description: "Screening questions (DESIGN 20), with their knockout answers." }),
 }).openapi("Job");
 
 export type Job = z.infer<typeof JobSchema>;
@@ -258,6 +261,7 @@ export const JobPreviewSchema = z
       aiUsedInSelection: null,
       existingVacancy: null,
       translations: null,
+      questions: [],
       postingRules: [],
     },
   });

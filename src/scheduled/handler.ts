@@ -1,6 +1,7 @@
 import type { Env } from "../env";
 import { expireApplications, purgeDeletedResumes } from "../applications/retention";
 import { sweepEmailCopies } from "../applications/copies";
+import { emitDueDecisionNotices } from "../applications/service";
 import type { EventDispatcher } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
@@ -25,7 +26,16 @@ export async function handleScheduled(
   const recorded: RecordedEvent[] = [];
   const run = await runStages([
     ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded) })],
-    // The rules' events (none when the rules failed: their batch stored nothing), then any
+    // DESIGN 20: interviewed applicants still waiting, 7 days before their decision is due.
+    [
+      "decisionNotices",
+      async () => {
+        const { events, notices } = await emitDueDecisionNotices(env, now.getTime());
+        recorded.push(...events);
+        return { notices };
+      },
+    ],
+    // The rules' and notices' events (none when they failed: their batch stored nothing), then any
     // event a request recorded but never handed over.
     [
       "events",

@@ -47,6 +47,7 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
   ["existingVacancy", sql`j.existing_vacancy`],
   ["translations", sql`j.translations`],
   ["canadianExperience", sql`j.canadian_experience`],
+  ["questions", sql`j.questions`],
   ["employerOntarioEmployees", sql`e.ontario_employees`],
   ["employerFederallyRegulated", sql`e.federally_regulated`],
   ["employerPostingRules", sql`e.posting_rules`],

@@ -36,6 +36,8 @@ export interface JobRow {
   translations: string | null;
   /** Bit mask of the texts that ask for Canadian experience (src/postingrules/facts.ts). */
   canadianExperience: number;
+  /** JSON text of the screening questions (DESIGN 20), or null for none. */
+  questions: string | null;
   /** The owner's settings the posting rules read (DESIGN 19), and their revision (in the ETag). */
   employerOntarioEmployees: number | null;
   employerFederallyRegulated: number;

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../../db/client";
+import { guard, guardReason } from "../../db/guards";
 import { recordedEventsOf, type RecordedEvent } from "../../events/outbox";
 import type { EmployerBand } from "../../postingrules";
 
@@ -30,8 +31,7 @@ export function jobIdOf(employerId: number, key: JobKey): SQL {
   return sql`(SELECT max(id) FROM jobs)`;
 }
 
-// `write_guards` (drizzle/0005) aborts the whole batch when the condition is false; the error
-// names the reason, so the caller learns why nothing was written.
+// A guard (src/db/guards.ts) that stopped a batch is rethrown as what it means for a job.
 
 /** The batch stopped because the job's revision was not the expected one (or it is gone). */
 export class RevisionMismatch extends Error {}
@@ -42,9 +42,6 @@ export class PlaceLimitReached extends Error {}
 export class EmployerChanged extends Error {}
 /** The batch stopped because its owner enforces the posting rules and the job would break one. */
 export class PostingRulesRefused extends Error {}
-
-export const guard = (condition: SQL, reason: "revision" | "place_limit" | "employer" | "posting_rules") =>
-  sql`INSERT INTO write_guards (passed, reason) VALUES (${condition}, ${reason})`;
 
 /** Stops the batch unless the owner's settings are still at the revision the write was judged by (DESIGN 19). */
 export const employerGuard = (employerId: number, revision: number) =>
@@ -68,13 +65,11 @@ export function postingRulesGuard(employerId: number, bands: readonly EmployerBa
   ];
 }
 
+const FAILURES = { revision: RevisionMismatch, place_limit: PlaceLimitReached, employer: EmployerChanged, posting_rules: PostingRulesRefused };
+
 function guardFailure(error: unknown): Error | undefined {
-  const message = error instanceof Error ? error.message : "";
-  if (message.includes("write_guard:revision")) return new RevisionMismatch();
-  if (message.includes("write_guard:place_limit")) return new PlaceLimitReached();
-  if (message.includes("write_guard:employer")) return new EmployerChanged();
-  if (message.includes("write_guard:posting_rules")) return new PostingRulesRefused();
-  return undefined;
+  const reason = guardReason(error);
+  return reason ? new FAILURES[reason]() : undefined;
 }
 
 /**

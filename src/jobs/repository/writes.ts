@@ -5,11 +5,12 @@ import { recordEvents, type RecordedEvent } from "../../events/outbox";
 import { gazetteerMatchId } from "../../locations/owned-place-coordinates";
 import type { Location } from "../../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "../rules";
-import { distinctIds, distinctPlaces, flattenSalary, translationsJson } from "../rules";
+import { distinctIds, distinctPlaces, flattenSalary, questionsJson, translationsJson } from "../rules";
 import { deletedJobSource } from "./event-sources";
 import { selectJob } from "./reads";
 import type { JobRow } from "./rows";
-import { all, employerGuard, guard, jobIdOf, postingRulesGuard, writeBatch, type JobKey } from "./statements";
+import { guard } from "../../db/guards";
+import { all, employerGuard, jobIdOf, postingRulesGuard, writeBatch, type JobKey } from "./statements";
 import type { EmployerBand } from "../../postingrules";
 
 // Writing a job: inserts, updates and deletes as statements for one atomic batch, each guarded.
@@ -38,6 +39,7 @@ const COLUMN_NAMES: Record<keyof ColumnChanges, string> = {
   existingVacancy: "existing_vacancy",
   translations: "translations",
   canadianExperience: "canadian_experience",
+  questions: "questions",
 };
 
 const sqlValue = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
@@ -122,12 +124,12 @@ export function insertStatements(employerId: number, job: JobState, now: number)
     INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
       position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
       applicant_routing_type_id, application_email, application_url, created_at, updated_at,
-      ai_used_in_selection, existing_vacancy, translations, canadian_experience)
+      ai_used_in_selection, existing_vacancy, translations, canadian_experience, questions)
     VALUES (${employerId}, ${job.referenceId}, ${job.title}, ${job.publishDate}, ${job.closeDate},
       ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
       ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
       ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now},
-      ${sqlValue(job.aiUsedInSelection)}, ${sqlValue(job.existingVacancy)}, ${translationsJson(job.translations)}, ${job.canadianExperience})`,
+      ${sqlValue(job.aiUsedInSelection)}, ${sqlValue(job.existingVacancy)}, ${translationsJson(job.translations)}, ${job.canadianExperience}, ${questionsJson(job.questions)})`,
     ...links.places,
     ...links.categories,
   ];
