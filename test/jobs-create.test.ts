@@ -30,7 +30,7 @@ describe("POST /api/v1.1/jobs (spec 4.2)", () => {
     expect(Object.keys(job)).toEqual([
       "id", "referenceId", "employer", "title", "publishDate", "closeDate", "confidential", "autoRefresh", "status",
       "locations", "categories", "positionType", "salary", "description", "applicantRoutingType", "applicationEmail", "applicationUrl",
-      "aiUsedInSelection", "existingVacancy", "translations", "postingRules",
+      "aiUsedInSelection", "existingVacancy", "translations", "questions", "postingRules",
     ]);
     expect(job).toMatchObject({
       referenceId: "ACME-1",

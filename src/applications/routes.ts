@@ -85,7 +85,7 @@ export const moveApplicationRoute = createRoute({
   middleware: [requireJsonBody] as const,
   request: {
     params: IdParamSchema,
-    headers: z.object({ "if-match": z.string().max(1024).optional().openapi({ description: "The ETag you hold: the move happens only if it is still the current one (else 412)." }) }),
+    headers: z.object({ "if-match": z.string().max(1024).optional().openapi({ description: "The ETag you hold: the move happens only if it is still the current one (else 412).", example: '"51.3"' }) }),
     body: { required: true, content: { "application/json": { schema: ApplicationMoveSchema } } },
   },
   responses: { 200: { ...json(ApplicationSchema, "Moved: the application and its new ETag."), headers: etagHeader }, ...problemResponses(400, 404, 409, 412, 413, 415) },
@@ -112,7 +112,7 @@ export const getApplicationRoute = createRoute({
   summary: "Read an application",
   request: {
     params: IdParamSchema,
-    headers: z.object({ "if-none-match": z.string().max(1024).optional().openapi({ description: "An ETag you hold: 304 with no body while the application still has it." }) }),
+    headers: z.object({ "if-none-match": z.string().max(1024).optional().openapi({ description: "An ETag you hold: 304 with no body while the application still has it.", example: '"51.3"' }) }),
   },
   responses: {
     200: { ...json(ApplicationSchema, "The application, its pipeline status and the state of its emails."), headers: etagHeader },

@@ -24,7 +24,7 @@ export const ApplicationInputSchema = z
       .optional()
       .openapi({ maxLength: 10_000, example: "I would love to join your finance team." }),
     answers: z
-      .record(z.string().max(40), z.union([z.boolean(), z.number(), z.string(), z.array(z.string())]))
+      .record(z.string().max(40), z.union([z.boolean(), z.number(), z.string().max(5_000), z.array(z.string().max(200)).max(20)]))
       .optional()
       .openapi({
         description:

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { int32 } from "../http/limits";
 import { asksForPayHistory } from "./pay-history";
 
 // DESIGN 20: screening questions on a job. Pure: the schema that validates, documents and types
@@ -44,16 +45,16 @@ export const QuestionInputSchema = z
     type: z.enum(QUESTION_TYPES).openapi({ example: "yesNo" }),
     required: z.boolean().optional().openapi({ description: "Default false." }),
     options: z
-      .array(z.string().refine((option) => option.trim() !== "" && chars(option) <= 200, "An option must be 1 to 200 characters."))
+      .array(z.string().refine((option) => option.trim() !== "" && chars(option) <= 200, "An option must be 1 to 200 characters.").openapi({ maxLength: 200 }))
       .min(2)
       .max(20)
       .optional()
       .openapi({ description: "Choice types only: 2 to 20 distinct options of 1 to 200 characters." }),
-    maxLength: z.number().int().min(1).max(5_000).optional().openapi({ description: "text only: 1 to 5 000 (default 1 000)." }),
+    maxLength: int32(1, 5_000).optional().openapi({ description: "text only: 1 to 5 000 (default 1 000)." }),
     min: finite.optional().openapi({ type: "number", description: "number only." }),
     max: finite.optional().openapi({ type: "number", description: "number only; at least min." }),
     knockout: z
-      .union([z.boolean(), z.array(z.string()).min(1).max(20)])
+      .union([z.boolean(), z.array(z.string().max(200)).min(1).max(20)])
       .optional()
       .openapi({ description: "yesNo: the answer that screens the applicant out; choice types: the options that do. Not shown on the board." }),
   })
@@ -110,22 +111,33 @@ export function normalizeQuestion(input: QuestionInput): Question {
   };
 }
 
+const QUESTION_EXAMPLE = {
+  key: "permit",
+  text: "Are you legally entitled to work in Canada?",
+  type: "yesNo" as const,
+  required: true,
+  options: null,
+  maxLength: null,
+  min: null,
+  max: null,
+};
+
 const QuestionOutputShape = {
   key: z.string().max(40),
   text: z.string().max(500),
   type: z.enum(QUESTION_TYPES),
   required: z.boolean(),
   options: z.array(z.string().max(200)).max(20).nullable(),
-  maxLength: z.number().int().nullable(),
+  maxLength: int32(1, 5_000).nullable(),
   min: z.number().nullable(),
   max: z.number().nullable(),
 };
 
 export const QuestionSchema = z
   .object({ ...QuestionOutputShape, knockout: z.union([z.boolean(), z.array(z.string().max(200)).max(20)]).nullable() })
-  .openapi("Question");
+  .openapi("Question", { example: { ...QUESTION_EXAMPLE, knockout: false } });
 
 /** What job seekers see: no knockout. */
-export const PublicQuestionSchema = z.object(QuestionOutputShape).openapi("PublicQuestion");
+export const PublicQuestionSchema = z.object(QuestionOutputShape).openapi("PublicQuestion", { example: QUESTION_EXAMPLE });
 
 export const withoutKnockout = ({ knockout: _knockout, ...question }: Question) => question;

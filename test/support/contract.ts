@@ -65,12 +65,15 @@ function checkRequiredHeaders(contract: Contract, label: string, response: Respo
   }
 }
 
-// Served beside the API by design, not described in the document: the document itself and
-// the reference page rendered from it.
+// Served beside the API by design, not described in the document: the document itself, the
+// reference page rendered from it, and the applicant's withdraw pages (HTML, DESIGN 20).
 export const OUTSIDE_THE_DOCUMENT = new Map([
   ["GET /api/v1.1/openapi.json", "application/json"],
   ["GET /docs", "text/html"],
 ]);
+
+/** Routes served beside the API and not in its document, by their route pattern. */
+export const PAGES_OUTSIDE_THE_DOCUMENT = new Set(["GET /withdraw/:token", "POST /withdraw/:token"]);
 
 export class ContractError extends Error {
   constructor(label: string, problem: string) {
