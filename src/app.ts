@@ -25,7 +25,7 @@ import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
 import { applyGate } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
-import { WITHDRAW_PATH } from "./applications/service";
+import { WITHDRAW_PATH } from "./applications/withdraw";
 import { withdrawPages } from "./applications/withdraw-pages";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";

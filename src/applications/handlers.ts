@@ -19,16 +19,9 @@ import {
   moveApplicationRoute,
 } from "./routes";
 import { ApplicationInputSchema } from "./schemas";
-import {
-  applicationEtag,
-  applicationsOfJob,
-  historyOf,
-  moveApplicationTo,
-  readApplication,
-  resumeOf,
-  submitApplication,
-  toApplication,
-} from "./service";
+import { applicationEtag, toApplication } from "./representation";
+import { applicationsOfJob, historyOf, moveApplicationTo, readApplication, resumeOf } from "./service";
+import { submitApplication } from "./submission";
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.openAPIRegistry.register("ApplicationInput", ApplicationInputSchema);

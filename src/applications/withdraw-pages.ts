@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
 import { dispatchAfterResponse } from "../events/dispatch";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
-import { WITHDRAW_PATH, withdrawable, withdrawByLink } from "./service";
+import { WITHDRAW_PATH, withdrawable, withdrawByLink } from "./withdraw";
 
 // DESIGN 20: the applicant's withdraw link. GET shows a page asking to confirm; its form POSTs to
 // the same address with no fields; the POST withdraws (status withdrawn, résumé deleted, link used
