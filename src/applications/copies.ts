@@ -14,6 +14,7 @@ import {
   findApplicationById,
   recordApplicantEmailAttempt,
   recordEmailAttempt,
+  type EmailAttempt,
 } from "./repository";
 
 /** A message of the email queue: the employer's copy of an application, or an email to its applicant. */
@@ -28,7 +29,7 @@ export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE">, ids: { copies
   for (let i = 0; i < bodies.length; i += 100) await env.EMAIL_QUEUE.sendBatch(bodies.slice(i, i + 100).map((body) => ({ body })));
 }
 
-type Attempt = (outcome: { status: "pending" | "sent" | "failed"; sentAt?: number; nextAttemptAt?: number | null }) => Promise<void>;
+type Attempt = (outcome: EmailAttempt) => Promise<void>;
 
 /**
  * One send: on success recorded sent; on failure retried by the queue on the delivery

@@ -157,11 +157,14 @@ export async function listApplications(db: Database, employerId: number, jobId: 
   return { rows: rows as ApplicationRow[], total };
 }
 
-export async function recordEmailAttempt(
-  db: Database,
-  id: number,
-  outcome: { status: "pending" | "sent" | "failed"; sentAt?: number; nextAttemptAt?: number | null },
-): Promise<void> {
+/** One send of an email: sent, failed for good, or pending its next attempt. */
+export interface EmailAttempt {
+  status: "pending" | "sent" | "failed";
+  sentAt?: number;
+  nextAttemptAt?: number | null;
+}
+
+export async function recordEmailAttempt(db: Database, id: number, outcome: EmailAttempt): Promise<void> {
   await db
     .update(applications)
     .set({
@@ -207,11 +210,7 @@ export async function findApplicantEmail(db: Database, id: number) {
 }
 
 /** One attempt's outcome; the withdraw link is forgotten once the email is sent or given up. */
-export async function recordApplicantEmailAttempt(
-  db: Database,
-  id: number,
-  outcome: { status: "pending" | "sent" | "failed"; sentAt?: number; nextAttemptAt?: number | null },
-): Promise<void> {
+export async function recordApplicantEmailAttempt(db: Database, id: number, outcome: EmailAttempt): Promise<void> {
   await db
     .update(applicantEmails)
     .set({
