@@ -13,6 +13,7 @@ import {
   listApplications,
   moveApplication,
   type ApplicationFilter,
+  type ApplicationRecord,
 } from "./repository";
 
 // The employer's side of applications (DESIGN 15, 20): reading them, moving them through the
@@ -63,30 +64,53 @@ export async function moveApplicationTo(env: Env, db: Database, employerId: numb
     const refused = refusedMove(current.status, request.status);
     if (refused) throw new ConflictError("invalid-transition", refused);
     if (current.moves >= MAX_MOVES) throw new ConflictError("history-limit", `The application has moved ${MAX_MOVES} times, the most kept; it takes no more moves.`);
-    const at = Math.max(Date.now(), current.updatedAt);
-    const effects = moveEffects(current, request.status, at);
-    const after = { ...current, status: request.status, revision: current.revision + 1, updatedAt: at, interviewedAt: effects.interviewedAt };
-    const dropResume = request.status === "withdrawn" ? current.resumeKey : null;
-    const moved = await moveApplication(db, {
-      id,
-      employerId,
-      expectedRevision: current.revision,
+    const moved = await applyMove(env, db, current, {
       status: request.status,
-      at,
       note: request.note ?? null,
-      interviewedAt: effects.interviewedAt,
-      decisionNoticeAt: effects.decisionNoticeAt,
-      eventData: JSON.stringify({ application: eventApplication(dropResume ? { ...after, resumeKey: null } : after), previousStatus: current.status }),
       notify: request.notifyApplicant ? (request.status as "rejected" | "hired") : null,
-      dropResume,
     });
-    if (moved) {
-      if (dropResume) await deleteResumeNow(env, db, dropResume);
-      return moved;
-    }
+    if (moved) return moved;
     if (pinned) throw new PreconditionFailedError(applicationEtag(await readApplication(db, employerId, id)), "application");
   }
   throw new ConflictError("edit-conflict", "The application changed 20 times while this request was applied; send it again.");
+}
+
+/**
+ * One move of the application as read, in one atomic batch; undefined when it changed since
+ * (its revision). A move to withdrawn drops the résumé, deleted from the bucket at once.
+ */
+export async function applyMove(
+  env: Pick<Env, "RESUMES">,
+  db: Database,
+  current: ApplicationRecord,
+  move: { status: ApplicationStatus; note: string | null; notify: "rejected" | "hired" | null },
+) {
+  const at = Math.max(Date.now(), current.updatedAt);
+  const effects = moveEffects(current, move.status, at);
+  const dropResume = move.status === "withdrawn" ? current.resumeKey : null;
+  const after = {
+    ...current,
+    status: move.status,
+    revision: current.revision + 1,
+    updatedAt: at,
+    interviewedAt: effects.interviewedAt,
+    ...(dropResume ? { resumeKey: null } : {}),
+  };
+  const moved = await moveApplication(db, {
+    id: current.id,
+    employerId: current.employerId,
+    expectedRevision: current.revision,
+    status: move.status,
+    at,
+    note: move.note,
+    interviewedAt: effects.interviewedAt,
+    decisionNoticeAt: effects.decisionNoticeAt,
+    eventData: JSON.stringify({ application: eventApplication(after), previousStatus: current.status }),
+    notify: move.notify,
+    dropResume,
+  });
+  if (moved && dropResume) await deleteResumeNow(env, db, dropResume);
+  return moved;
 }
 
 /** A withdrawn application's résumé leaves the bucket at once; should that fail, the cron's purge retries it. */

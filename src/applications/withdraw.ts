@@ -2,9 +2,8 @@ import type { Database } from "../db/client";
 import type { Env } from "../env";
 import { ConflictError } from "../http/problem";
 import { isFinal } from "./pipeline";
-import { eventApplication } from "./representation";
-import { findByWithdrawToken, moveApplication } from "./repository";
-import { deleteResumeNow } from "./service";
+import { findByWithdrawToken } from "./repository";
+import { applyMove } from "./service";
 
 // DESIGN 20: the applicant's withdraw link. The token is random; the application keeps its
 // SHA-256 only, and the link works once, for 180 days, while the application is open.
@@ -35,25 +34,12 @@ export async function withdrawByLink(env: Env, db: Database, token: string) {
   for (let attempt = 1; attempt <= 20; attempt++) {
     const application = await withdrawable(db, token);
     if (!application) return undefined;
-    const at = Math.max(Date.now(), application.updatedAt);
-    const after = { ...application, status: "withdrawn" as const, revision: application.revision + 1, updatedAt: at, resumeKey: null };
-    const moved = await moveApplication(db, {
-      id: application.id,
-      employerId: application.employerId,
-      expectedRevision: application.revision,
+    const moved = await applyMove(env, db, application, {
       status: "withdrawn",
-      at,
       note: "Withdrawn by the applicant through the link in the confirmation email.",
-      interviewedAt: application.interviewedAt,
-      decisionNoticeAt: null,
-      eventData: JSON.stringify({ application: eventApplication(after), previousStatus: application.status }),
       notify: null,
-      dropResume: application.resumeKey,
     });
-    if (moved) {
-      if (application.resumeKey) await deleteResumeNow(env, db, application.resumeKey);
-      return moved;
-    }
+    if (moved) return moved;
   }
   throw new ConflictError("edit-conflict", "The application changed 20 times while it was withdrawn; try again.");
 }
