@@ -164,6 +164,34 @@ describe("every job answer carries postingRules for the jurisdictions of its pla
     expect(data.job.postingRules).toEqual(job.postingRules);
   });
 
+  it("an event recorded before these members existed still renders, with their defaults and its postingRules", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, ontario());
+    const event = await env.DB.prepare("SELECT type, data FROM events WHERE subject_id = ? AND type = 'job.created'").bind(job.id).first<{ type: string; data: string }>();
+    const old = JSON.parse(event!.data);
+    for (const member of ["aiUsedInSelection", "existingVacancy", "translations", "canadianExperience", "questions", "employerOntarioEmployees", "employerFederallyRegulated", "employerPostingRules", "employerRevision"]) {
+      delete old.job[member];
+    }
+    const data = renderJobEventData("job.created", JSON.stringify(old)) as { job: any; etag: string };
+    expect(data.job).toMatchObject({ id: job.id, aiUsedInSelection: null, existingVacancy: null, translations: null, questions: [] });
+    expect(statuses(data.job)).toMatchObject({ "on.pay": "met", "on.ai": "broken", "on.vacancy": "broken" });
+    expect(data.etag).toBe(`"${job.id}.1.1"`);
+  });
+
+  it("a board row projected before these members existed still renders, with their defaults", async () => {
+    const employer = await createEmployer();
+    const job = await postJob(employer, ontario());
+    await settleBoard();
+    await env.BOARD_DB.prepare(
+      "UPDATE board_jobs SET job = json_remove(job, '$.aiUsedInSelection', '$.existingVacancy', '$.translations', '$.canadianExperience', '$.questions') WHERE job_id = ?",
+    )
+      .bind(job.id)
+      .run();
+    const res = await request(`/board/jobs/${job.id}?t=${Date.now()}`);
+    expect(res.status).toBe(200);
+    expect(await res.json<any>()).toMatchObject({ id: job.id, aiUsedInSelection: null, existingVacancy: null, translations: null, questions: [] });
+  });
+
   it("the board job carries the statements and the French version, never postingRules", async () => {
     const employer = await createEmployer();
     const job = await postJob(employer, ontario({ translations: { fr: { title: "Comptable", description: "<p>Oui</p>" } } }));

@@ -1,5 +1,5 @@
 import type { JobRow } from "../jobs/repository";
-import { toJob } from "../jobs/representation";
+import { toJob, withLaterMembers } from "../jobs/representation";
 import type { BoardJobRow } from "./database/reads";
 import type { FoundRow } from "./search";
 import { jobPostingLd } from "./rules";
@@ -18,7 +18,7 @@ export function boardItemJson(row: FoundRow, url: string): string {
 }
 
 export function toBoardJob(row: BoardJobRow) {
-  const stored: JobRow = { ...(JSON.parse(row.job) as JobRow), employerName: row.employerName };
+  const stored: JobRow = { ...withLaterMembers(JSON.parse(row.job) as JobRow), employerName: row.employerName };
   const { referenceId: _referenceId, applicationEmail: _applicationEmail, postingRules: _postingRules, ...job } = toJob(stored);
   const employer = stored.confidential ? null : { id: stored.employerId, name: stored.employerName };
   const routing = job.applicantRoutingType?.id;

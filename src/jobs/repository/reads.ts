@@ -4,6 +4,7 @@ import { withEmployer, type Employer } from "../../employers/service";
 import { inList } from "../../db/lists";
 import type { RecordedEvent } from "../../events/outbox";
 import { JOB_COLUMNS_OBJECT, JOB_FROM, selectedColumns } from "./columns";
+import { withLaterMembers } from "../representation";
 import type { JobRow } from "./rows";
 import { all, jobIdOf, writeBatch, type JobKey } from "./statements";
 
@@ -23,7 +24,8 @@ export function jobSnapshot(employerId: number, key: JobKey): SQL {
 }
 
 type Snapshot = Omit<JobRow, "locations" | "categories"> & { locations: unknown; categories: unknown };
-const fromSnapshot = (row: Snapshot): JobRow => ({ ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) });
+const fromSnapshot = (row: Snapshot): JobRow =>
+  withLaterMembers({ ...row, locations: JSON.stringify(row.locations), categories: JSON.stringify(row.categories) });
 
 /** A jobSnapshot's text back as the JobRow it was taken from (SQLite nests the lists as JSON). */
 export function parseJobSnapshot(text: string): JobRow {
