@@ -27,6 +27,7 @@ import { applyGate } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
 import { WITHDRAW_PATH } from "./applications/withdraw";
 import { withdrawPages } from "./applications/withdraw-pages";
+import { pages } from "./pages/handlers";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
@@ -89,6 +90,7 @@ export function createApp(dispatcher: EventDispatcher) {
 
   const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
   app.route("/", withdrawPages);
+  app.route("/", pages);
 
   completeDocument(app);
   app.get(OPENAPI_PATH, serveDocument(app));

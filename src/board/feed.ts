@@ -47,7 +47,7 @@ export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], f
         const entry = entries[j];
         return entry ? putJob(entry, freshness) : removeJob(change.jobId, change.revision, freshness, change.row === null);
       }),
-      recordRevisions(chunk.map((change) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null }))),
+      recordRevisions(chunk.map((change, j) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null, listed: entries[j] !== null }))),
     ]);
   }
 }

@@ -66,14 +66,21 @@ function checkRequiredHeaders(contract: Contract, label: string, response: Respo
 }
 
 // Served beside the API by design, not described in the document: the document itself, the
-// reference page rendered from it, and the applicant's withdraw pages (HTML, DESIGN 20).
+// reference page rendered from it, the applicant's withdraw pages (DESIGN 20) and the board's
+// web pages (DESIGN 18).
 export const OUTSIDE_THE_DOCUMENT = new Map([
   ["GET /api/v1.1/openapi.json", "application/json"],
   ["GET /docs", "text/html"],
 ]);
 
 /** Routes served beside the API and not in its document, by their route pattern. */
-export const PAGES_OUTSIDE_THE_DOCUMENT = new Set(["GET /withdraw/:token", "POST /withdraw/:token"]);
+export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
+  "GET /withdraw/:token",
+  "POST /withdraw/:token",
+  "GET /site.css",
+  "GET /jobs/:segment",
+  "GET /fr/emplois/:segment",
+]);
 
 export class ContractError extends Error {
   constructor(label: string, problem: string) {

@@ -127,3 +127,9 @@ export function boardRevisionsPage(db: BoardDatabase, afterJobId: number, limit:
 export function boardEmployersPage(db: BoardDatabase, afterEmployerId: number, limit: number): Promise<{ employerId: number; name: string }[]> {
   return all(db, sql`SELECT employer_id AS employerId, name FROM board_employers WHERE employer_id > ${afterEmployerId} ORDER BY employer_id LIMIT ${limit}`);
 }
+
+/** DESIGN 18a: whether the board ever listed this job (its page then answers 410, not 404). */
+export async function wasListed(db: BoardDatabase, jobId: number): Promise<boolean> {
+  const rows = await all<{ listed: number }>(db, sql`SELECT listed FROM board_revisions WHERE job_id = ${jobId}`);
+  return Boolean(rows[0]?.listed);
+}

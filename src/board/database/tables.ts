@@ -100,6 +100,8 @@ export const boardRevisions = sqliteTable("board_revisions", {
   jobId: integer("job_id").primaryKey(),
   revision: integer("revision").notNull(),
   deleted: integer("deleted", { mode: "boolean" }).notNull(),
+  /** DESIGN 18a: the job was on the board once: its page answers 410 once it left (404 for a job never listed). */
+  listed: integer("listed", { mode: "boolean" }).notNull().default(false),
 });
 
 /** The public gazetteer (seeded by a migration), with the number of board jobs at each place. */

@@ -18,10 +18,11 @@ const unlessSuperseded = (jobId: number, revision: number, freshness: Freshness)
     AND (r.deleted OR r.revision ${freshness === "newer" ? sql`>=` : sql`>`} ${revision}))`;
 
 /** The revisions a batch applied (its last statement: the guards above read the ones before it). */
-export function recordRevisions(changes: { jobId: number; revision: number; deleted: boolean }[]): SQL {
-  return sql`INSERT INTO board_revisions (job_id, revision, deleted)
-    SELECT value ->> 'jobId', value ->> 'revision', value ->> 'deleted' FROM json_each(${JSON.stringify(changes)}) WHERE true
-    ON CONFLICT (job_id) DO UPDATE SET revision = max(revision, excluded.revision), deleted = max(deleted, excluded.deleted)`;
+export function recordRevisions(changes: { jobId: number; revision: number; deleted: boolean; listed: boolean }[]): SQL {
+  return sql`INSERT INTO board_revisions (job_id, revision, deleted, listed)
+    SELECT value ->> 'jobId', value ->> 'revision', value ->> 'deleted', value ->> 'listed' FROM json_each(${JSON.stringify(changes)}) WHERE true
+    ON CONFLICT (job_id) DO UPDATE SET revision = max(revision, excluded.revision), deleted = max(deleted, excluded.deleted),
+      listed = max(listed, excluded.listed)`;
 }
 
 /** The first name of each employer whose job the batch puts on the board (renames alone change it later). */

@@ -1,0 +1,96 @@
+// DESIGN 18: every label, message, date and amount of the pages, in English and in French. Job
+// content is shown as the employer wrote it; reference names (categories, position types) are
+// translated here by id.
+
+export type Lang = "en" | "fr";
+export const LANGS: readonly Lang[] = ["en", "fr"];
+
+const CATEGORIES_FR: Readonly<Record<number, string>> = {
+  1: "Comptabilité", 2: "Administration", 3: "Agriculture", 4: "Arts et divertissement", 5: "Automobile",
+  6: "Banque et finance", 7: "Construction", 8: "Service à la clientèle", 9: "Éducation", 10: "Ingénierie",
+  11: "Gouvernement", 12: "Santé", 13: "Hôtellerie et tourisme", 14: "Ressources humaines", 15: "Technologies de l'information",
+  16: "Assurance", 17: "Juridique", 18: "Logistique et transport", 19: "Fabrication", 20: "Marketing",
+  21: "Médias et communications", 22: "Organismes sans but lucratif", 23: "Immobilier", 24: "Commerce de détail", 25: "Ventes",
+  26: "Sciences et recherche", 27: "Métiers spécialisés", 28: "Services sociaux", 29: "Télécommunications", 30: "Autre",
+};
+const POSITION_TYPES_FR: Readonly<Record<number, string>> = { 1: "Temps plein", 2: "Temps partiel", 3: "Contrat", 4: "Temporaire", 5: "Bénévole" };
+const UNITS = {
+  en: { 1: "a year", 2: "a month", 3: "a week", 4: "a day", 5: "an hour" },
+  fr: { 1: "par année", 2: "par mois", 3: "par semaine", 4: "par jour", 5: "de l'heure" },
+} as const;
+
+export const WORDS = {
+  en: {
+    site: "Job board",
+    otherLanguage: "Français",
+    confidential: "Confidential employer",
+    places: "Location",
+    salary: "Salary",
+    plusCommission: "plus commission",
+    positionType: "Position type",
+    categories: "Category",
+    published: "Published",
+    closes: "Apply by",
+    aboutJob: "About the job",
+    aiUsed: "Artificial intelligence is used to screen, assess or select applicants.",
+    aiNotUsed: "Artificial intelligence is not used to screen, assess or select applicants.",
+    vacancy: "This posting is for an existing vacancy.",
+    noVacancy: "This posting is not for an existing vacancy.",
+    applyOnSite: "Apply on the employer's site",
+    applyHere: "Apply",
+    goneTitle: "This job is no longer open",
+    gone: "The employer has closed this posting. Search the board for other jobs.",
+    notFoundTitle: "Page not found",
+    notFound: "There is no job at this address. Search the board for jobs.",
+    search: "Search jobs",
+    fraudPolicy: "Fraudulent postings",
+  },
+  fr: {
+    site: "Site d'emploi",
+    otherLanguage: "English",
+    confidential: "Employeur confidentiel",
+    places: "Lieu",
+    salary: "Salaire",
+    plusCommission: "plus commission",
+    positionType: "Type de poste",
+    categories: "Catégorie",
+    published: "Publié le",
+    closes: "Postuler d'ici le",
+    aboutJob: "À propos du poste",
+    aiUsed: "L'intelligence artificielle est utilisée pour présélectionner, évaluer ou choisir les candidats.",
+    aiNotUsed: "L'intelligence artificielle n'est pas utilisée pour présélectionner, évaluer ou choisir les candidats.",
+    vacancy: "Cette offre vise un poste vacant existant.",
+    noVacancy: "Cette offre ne vise pas un poste vacant existant.",
+    applyOnSite: "Postuler sur le site de l'employeur",
+    applyHere: "Postuler",
+    goneTitle: "Cette offre n'est plus ouverte",
+    gone: "L'employeur a fermé cette offre. Cherchez d'autres emplois sur le site.",
+    notFoundTitle: "Page introuvable",
+    notFound: "Aucun emploi à cette adresse. Cherchez des emplois sur le site.",
+    search: "Chercher des emplois",
+    fraudPolicy: "Offres frauduleuses",
+  },
+} as const;
+
+const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
+
+/** `November 23, 2026` / `23 novembre 2026`, in UTC as the API's dates are. */
+export function formatDate(lang: Lang, iso: string): string {
+  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+}
+
+/** `$65,000.00` / `65 000,00 $`. */
+export function formatMoney(lang: Lang, amount: number): string {
+  return new Intl.NumberFormat(LOCALE[lang], { style: "currency", currency: "CAD" }).format(amount);
+}
+
+/** A salary as a range with its unit: `$60,000.00 – $70,000.00 a year`. */
+export function formatSalary(lang: Lang, salary: { amount: number; maxAmount: number | null; type: { id: number }; plusCommission: boolean }): string {
+  const amount = (value: number) => formatMoney(lang, Number(JSON.stringify(value)));
+  const range = salary.maxAmount === null ? amount(salary.amount) : `${amount(salary.amount)} – ${amount(salary.maxAmount)}`;
+  const unit = UNITS[lang][salary.type.id as keyof (typeof UNITS)["en"]] ?? "";
+  return `${range} ${unit}${salary.plusCommission ? `, ${WORDS[lang].plusCommission}` : ""}`.trim();
+}
+
+export const categoryName = (lang: Lang, category: { id: number; name: string }) => (lang === "fr" ? (CATEGORIES_FR[category.id] ?? category.name) : category.name);
+export const positionTypeName = (lang: Lang, type: { id: number; name: string }) => (lang === "fr" ? (POSITION_TYPES_FR[type.id] ?? type.name) : type.name);

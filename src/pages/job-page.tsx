@@ -1,0 +1,85 @@
+import { raw } from "hono/html";
+import type { BoardJob } from "../board/pages";
+import { Layout } from "./layout";
+import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
+
+// DESIGN 18: a job's page — the whole board job, readable, with its JobPosting for search
+// engines; the French page shows the job's French version when it has one.
+
+/** The job's title and description in the page's language (the French version when there is one). */
+export function contentOf(job: BoardJob, lang: Lang): { title: string; description: string | null } {
+  const fr = lang === "fr" ? job.translations?.fr : undefined;
+  return fr ? { title: fr.title, description: fr.description } : { title: job.title ?? "", description: job.description };
+}
+
+/** DESIGN 14's JobPosting, plus its identifier and url (18a). */
+export function jobPostingOf(job: BoardJob, url: string, lang: Lang) {
+  const { title, description } = contentOf(job, lang);
+  return { ...job.jsonLd, title, description: description ?? "", identifier: { "@type": "PropertyValue", name: "id", value: job.id }, url };
+}
+
+export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<Lang, string> }) {
+  const { job, lang, addresses } = props;
+  const words = WORDS[lang];
+  const { title, description } = contentOf(job, lang);
+  const summary = `${title} — ${job.employer?.name ?? words.confidential} — ${job.locations.map((l) => l.description).join(", ")}`;
+  return (
+    <Layout lang={lang} title={title} description={summary.slice(0, 300)} addresses={addresses} jsonLd={jobPostingOf(job, addresses[lang], lang)}>
+      <article>
+        <h1>{title}</h1>
+        <p>{job.employer?.name ?? words.confidential}</p>
+        <dl>
+          <dt>{words.places}</dt>
+          <dd>{job.locations.map((l) => l.description).join(" · ")}</dd>
+          {job.salary ? (
+            <>
+              <dt>{words.salary}</dt>
+              <dd>{formatSalary(lang, job.salary)}</dd>
+            </>
+          ) : null}
+          {job.positionType ? (
+            <>
+              <dt>{words.positionType}</dt>
+              <dd>{positionTypeName(lang, job.positionType)}</dd>
+            </>
+          ) : null}
+          <dt>{words.categories}</dt>
+          <dd>{job.categories.map((c) => categoryName(lang, c)).join(" · ")}</dd>
+          <dt>{words.published}</dt>
+          <dd>
+            <time datetime={job.publishDate}>{formatDate(lang, job.publishDate)}</time>
+          </dd>
+          <dt>{words.closes}</dt>
+          <dd>
+            <time datetime={job.closeDate}>{formatDate(lang, job.closeDate)}</time>
+          </dd>
+        </dl>
+        {job.existingVacancy !== null ? <p>{job.existingVacancy ? words.vacancy : words.noVacancy}</p> : null}
+        {job.aiUsedInSelection !== null ? <p>{job.aiUsedInSelection ? words.aiUsed : words.aiNotUsed}</p> : null}
+        {job.apply?.method === "url" ? (
+          <a class="apply" href={job.apply.url} rel="nofollow noopener">
+            {words.applyOnSite}
+          </a>
+        ) : null}
+        {/* Already cleaned to the allow-list when written (DESIGN 6): inserted as is. */}
+        {description ? (
+          <section class="description" aria-label={words.aboutJob}>
+            {raw(description)}
+          </section>
+        ) : null}
+      </article>
+    </Layout>
+  );
+}
+
+/** 410 for a job that left the board, 404 for an address that names none: no JobPosting. */
+export function MissingJobPage(props: { lang: Lang; gone: boolean; addresses: Record<Lang, string> }) {
+  const words = WORDS[props.lang];
+  const title = props.gone ? words.goneTitle : words.notFoundTitle;
+  return (
+    <Layout lang={props.lang} title={title} description={title} addresses={props.addresses}>
+      <h1>{title}</h1>
+      <p>{props.gone ? words.gone : words.notFound}</p>
+    </Layout>
+  );
+}

@@ -1,0 +1,19 @@
+// The pages' one small stylesheet (DESIGN 18): served at STYLESHEET_PATH, cached, no web fonts.
+export const STYLESHEET_PATH = "/site.css";
+
+export const STYLESHEET = `
+:root{color-scheme:light;--ink:#1a1a1a;--muted:#4a4a4a;--line:#d0d0d0;--accent:#0b5394}
+*{box-sizing:border-box}
+body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#fff}
+header,main,footer{max-width:46rem;margin:0 auto;padding:1rem}
+header{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid var(--line)}
+a{color:var(--accent)}
+a:focus,button:focus,input:focus,select:focus,textarea:focus{outline:3px solid #f9a825;outline-offset:2px}
+h1{font-size:1.6rem;line-height:1.25}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600;color:var(--muted)}
+dd{margin:0}
+.description{border-top:1px solid var(--line);margin-top:1rem;padding-top:1rem}
+.apply{display:inline-block;margin-top:1rem;padding:.6rem 1rem;border-radius:.3rem;background:var(--accent);color:#fff;text-decoration:none}
+footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
+`.trim();

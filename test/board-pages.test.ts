@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { BASE, createEmployer, request } from "./support/api";
+import { settleBoard } from "./support/board";
+import { postJob } from "./support/jobs";
+
+// DESIGN 18 and 18a, the job pages: server-rendered HTML in English and French, read from the
+// board's own database.
+
+const employer = await createEmployer({ name: "Pages & Co." });
+let unique = 0;
+/** A page, as a browser asks for it (outside the API and its OpenAPI document), never from the cache. */
+const page = (path: string, headers: Record<string, string> = {}) =>
+  request(`${BASE}${path}${path.includes("?") ? "&" : "?"}t=${Date.now()}-${++unique}`, { undocumented: true, redirect: "manual", headers });
+const jsonLdOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]);
+
+const job = await postJob(employer, {
+  title: "Senior Accountant",
+  status: "active",
+  locations: [{ description: "Montréal, QC" }],
+  salary: { amount: 65000, maxAmount: 72000.5, type: { id: 1 } },
+  positionType: { id: 1 },
+  description: "<p>Join our <strong>finance</strong> team.</p>",
+  existingVacancy: true,
+  translations: { fr: { title: "Comptable principal", description: "<p>Joignez-vous à l'équipe.</p>" } },
+  applicantRoutingType: { id: 2 },
+  applicationUrl: "https://careers.example.com/apply",
+});
+await settleBoard();
+
+describe("job pages (DESIGN 18)", () => {
+  it("the English page: lang, title, description, canonical, hreflang both ways, Open Graph, the whole job readable", async () => {
+    const res = await page(`/jobs/${job.id}-senior-accountant`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html.startsWith('<!DOCTYPE html><html lang="en">')).toBe(true);
+    expect(html).toContain("<title>Senior Accountant</title>");
+    expect(html).toContain('<meta name="description" content="Senior Accountant — Pages &amp; Co. — Montréal, QC"/>');
+    expect(html).toContain(`<link rel="canonical" href="${BASE}/jobs/${job.id}-senior-accountant"/>`);
+    expect(html).toContain(`<link rel="alternate" hreflang="fr" href="${BASE}/fr/emplois/${job.id}-comptable-principal"/>`);
+    expect(html).toContain('<meta property="og:title" content="Senior Accountant"/>');
+    expect(html).toContain("$65,000.00 – $72,000.50 a year");
+    expect(html).toContain("<p>Join our <strong>finance</strong> team.</p>");
+    expect(html).toContain("This posting is for an existing vacancy.");
+    expect(html).toContain('href="https://careers.example.com/apply" rel="nofollow noopener"');
+    expect(html).toMatch(/November \d+, 2026|December \d+, 2026|January \d+, 2027/);
+  });
+
+  it("the French page: French interface, dates and money, and the job's French version", async () => {
+    const res = await page(`/fr/emplois/${job.id}-comptable-principal`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain("<title>Comptable principal</title>");
+    expect(html).toContain("<p>Joignez-vous à l'équipe.</p>");
+    expect(html).toMatch(/65\s000,00\s\$ – 72\s000,50\s\$ par année/);
+    expect(html).toContain("Temps plein");
+    expect(html).toContain("Postuler sur le site de l&#39;employeur");
+    expect(html).toMatch(/\d+ (novembre|décembre|janvier) 202[67]/);
+    expect(html).toContain(`<link rel="alternate" hreflang="en" href="${BASE}/jobs/${job.id}-senior-accountant"/>`);
+  });
+
+  it("its JobPosting is in the page, with identifier and url", async () => {
+    const ld = jsonLdOf(await (await page(`/jobs/${job.id}-senior-accountant`)).text());
+    expect(ld).toMatchObject({
+      "@type": "JobPosting",
+      title: "Senior Accountant",
+      identifier: { "@type": "PropertyValue", name: "id", value: job.id },
+      url: `${BASE}/jobs/${job.id}-senior-accountant`,
+      hiringOrganization: { name: "Pages & Co." },
+    });
+  });
+
+  it("no value can close the JSON-LD script early: <, > and & are written as \\u escapes", async () => {
+    const hostile = await postJob(employer, { title: "Clerk </script><script>alert(1)</script> <!--<script>", status: "active" });
+    await settleBoard();
+    const first = await page(`/jobs/${hostile.id}`);
+    const html = await (await page(new URL(first.headers.get("Location")!).pathname)).text();
+    const block = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1];
+    expect(block).not.toMatch(/[<>]/);
+    expect(block).toContain("\\u003c/script\\u003e");
+    expect(jsonLdOf(html).title).toBe("Clerk </script><script>alert(1)</script> <!--<script>");
+    expect(html.match(/<script/g)).toHaveLength(1);
+  });
+
+  it("/jobs/{id} and a wrong slug answer 301 to the canonical address", async () => {
+    for (const path of [`/jobs/${job.id}`, `/jobs/${job.id}-wrong-slug`]) {
+      const res = await page(path);
+      expect(res.status, path).toBe(301);
+      expect(res.headers.get("Location"), path).toBe(`${BASE}/jobs/${job.id}-senior-accountant`);
+    }
+    expect((await page(`/fr/emplois/${job.id}-senior-accountant`)).headers.get("Location")).toBe(`${BASE}/fr/emplois/${job.id}-comptable-principal`);
+  });
+
+  it("a job that left the board answers 410 with no JobPosting; one never on it (a draft, an unknown id) 404", async () => {
+    const leaving = await postJob(employer, { title: "Short-lived", status: "active" });
+    await settleBoard();
+    expect((await page(`/jobs/${leaving.id}-short-lived`)).status).toBe(200);
+    await request(`/jobs/${leaving.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "archived" } });
+    await settleBoard();
+    const gone = await page(`/jobs/${leaving.id}-short-lived`);
+    expect(gone.status).toBe(410);
+    const html = await gone.text();
+    expect(html).toContain("This job is no longer open");
+    expect(html).not.toContain("application/ld+json");
+    const deleted = await postJob(employer, { title: "Deleted", status: "active" });
+    await settleBoard();
+    await request(`/jobs/${deleted.id}`, { method: "DELETE", apiKey: employer.apiKey });
+    await settleBoard();
+    expect((await page(`/fr/emplois/${deleted.id}`)).status).toBe(410);
+    const draft = await postJob(employer, { title: "Draft" });
+    await settleBoard();
+    for (const path of [`/jobs/${draft.id}`, "/jobs/999999999", "/jobs/abc", "/fr/emplois/0-x"]) {
+      expect((await page(path)).status, path).toBe(404);
+    }
+  });
+
+  it("security headers: a CSP without scripts, frame-ancestors 'none', a Referrer-Policy; cached with an ETag and 304", async () => {
+    const path = `/jobs/${job.id}-senior-accountant?cache=${Date.now()}`;
+    const res = await request(`${BASE}${path}`, { undocumented: true });
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("Content-Security-Policy")).not.toContain("unsafe-inline");
+    expect(res.headers.get("Content-Security-Policy")).not.toContain("script-src");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=60");
+    const etag = res.headers.get("ETag")!;
+    expect(etag).toBeTruthy();
+    expect((await request(`${BASE}${path}`, { undocumented: true, headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+
+  it("the one stylesheet is served as CSS, cached, well under the page budget", async () => {
+    const res = await request(`${BASE}/site.css`, { undocumented: true });
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/css/);
+    expect(res.headers.get("Cache-Control")).toContain("max-age=86400");
+    const css = await res.text();
+    const html = await (await page(`/jobs/${job.id}-senior-accountant`)).text();
+    expect(css.length + html.length).toBeLessThan(60 * 1024);
+  });
+});
