@@ -137,3 +137,73 @@ describe("job pages (DESIGN 18)", () => {
     expect(css.length + html.length).toBeLessThan(60 * 1024);
   });
 });
+
+describe("search pages (DESIGN 18, 18a)", () => {
+  const idsOn = (html: string) => [...html.matchAll(/<h3><a href="\/(?:fr\/emplois|jobs)\/(\d+)-/g)].map((m) => Number(m[1]));
+
+  it("the form: every field labelled, the query kept in the address and in the fields", async () => {
+    const res = await page("/?q=senior+accountant&province=QC");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const field of ["q", "place", "radiusKm", "province", "category", "positionType", "salaryMin"]) {
+      expect(html, field).toContain(`<label for="${field}">`);
+      expect(html, field).toContain(`id="${field}"`);
+    }
+    expect(html).toContain('<form method="get" role="search">');
+    expect(html).toContain('value="senior accountant"');
+    expect(html).toContain('<option value="QC" selected="">Quebec</option>');
+    expect(idsOn(html)).toContain(job.id);
+    expect(html).toContain(`<a href="/jobs/${job.id}-senior-accountant">Senior Accountant</a>`);
+  });
+
+  it("by word: only matching jobs; none is said plainly", async () => {
+    expect(idsOn(await (await page("/?q=accountant")).text())).toContain(job.id);
+    expect(await (await page("/?q=zzqqxxnothing")).text()).toContain("No job matches your search.");
+  });
+
+  it("by place and radius: a city name or its description, 50 km by default, with the distance", async () => {
+    const near = await (await page("/?place=Montr%C3%A9al%2C+QC&radiusKm=25")).text();
+    expect(idsOn(near)).toContain(job.id);
+    expect(near).toMatch(/Montréal, QC \(\d+(\.\d)? km\)/);
+    expect(idsOn(await (await page("/?place=Laval")).text())).toContain(job.id);
+    expect(idsOn(await (await page("/?place=Vancouver&radiusKm=100")).text())).not.toContain(job.id);
+  });
+
+  it("a place it does not know, or a bad number, is a 400 with the form and each message tied to its field", async () => {
+    const res = await page("/?place=Nowhereville+Zzz&radiusKm=900&salaryMin=lots");
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    for (const field of ["place", "radiusKm", "salaryMin"]) {
+      expect(html, field).toContain(`aria-invalid="true"`);
+      expect(html, field).toMatch(new RegExp(`id="${field}"[^>]*aria-describedby="[^"]*${field}-error`));
+      expect(html, field).toContain(`id="${field}-error"`);
+    }
+    expect(html).toContain('value="Nowhereville Zzz"');
+  });
+
+  it("results newest first, 20 a page; “More jobs” carries the cursor and the query", async () => {
+    const word = `zpage${Date.now().toString(36)}`;
+    const created: number[] = [];
+    for (let i = 0; i < 21; i++) created.push((await postJob(employer, { title: `Clerk ${word} ${i}`, status: "active" })).id);
+    await settleBoard();
+    const first = await (await page(`/?q=${word}`)).text();
+    expect(idsOn(first)).toEqual(created.slice(1).reverse());
+    const more = /<a href="([^"]+)" rel="next">More jobs<\/a>/.exec(first)![1].replaceAll("&amp;", "&");
+    expect(more).toContain(`q=${word}`);
+    expect(more).toContain("cursor=");
+    const second = await (await page(more)).text();
+    expect(idsOn(second)).toEqual([created[0]]);
+    expect(second).not.toContain('rel="next"');
+  });
+
+  it("the French search page: French labels, French job addresses", async () => {
+    const res = await page("/fr/?q=accountant");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain("Trouver un emploi au Canada");
+    expect(html).toContain("Toutes les provinces");
+    expect(html).toContain(`/fr/emplois/${job.id}-`);
+    expect((await page("/fr")).status).toBe(301);
+  });
+});

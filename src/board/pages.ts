@@ -1,7 +1,9 @@
 import type { Env } from "../env";
 import { createBoardDatabase } from "./database/client";
 import { boardJob, wasListed } from "./database/reads";
-import { toBoardJob } from "./representation";
+import { boardItemJson, toBoardJob } from "./representation";
+import { decodeCursor, encodeCursor, ftsQuery, wordsOf } from "./rules";
+import { searchBoard } from "./search";
 
 // The board's public functions for its web pages (DESIGN 18): what they read of BOARD_DB, and
 // nothing else reaches it.
@@ -18,4 +20,64 @@ export async function boardJobForPage(
   const row = await boardJob(db, jobId, nowSeconds);
   if (row) return { state: "open", job: toBoardJob(row) };
   return (await wasListed(db, jobId)) ? { state: "gone" } : { state: "unknown" };
+}
+
+/** A search of the board's pages (DESIGN 18): the API's filters, by place id once resolved. */
+export interface PageSearch {
+  q?: string;
+  near?: { placeId: number; radiusKm: number };
+  locationId?: number;
+  provinceCode?: string;
+  categoryId?: number;
+  positionTypeId?: number;
+  salaryMin?: number;
+  /** A previous page's `next`; an unreadable one starts from the newest. */
+  cursor?: string;
+}
+
+/** A list item as the board API shows it (DESIGN 14), with its distance in a radius search. */
+export interface BoardListItem {
+  id: number;
+  title: string | null;
+  employer: { id: number; name: string } | null;
+  publishDate: string;
+  closeDate: string;
+  locations: { id: number | null; name: string; description: string; type: string }[];
+  categories: { id: number; name: string }[];
+  positionType: { id: number; name: string } | null;
+  salary: { amount: number; maxAmount: number | null; type: { id: number; name: string; unit: string }; plusCommission: boolean } | null;
+  summary: string;
+  distanceKm?: number;
+}
+
+/** A page of the board, newest first, and the cursor of the next one (null at the end). */
+export async function searchBoardForPage(
+  env: Pick<Env, "BOARD_DB">,
+  search: PageSearch,
+  pageSize: number,
+  nowSeconds: number,
+): Promise<{ items: BoardListItem[]; next: string | null }> {
+  const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
+  const words = wordsOf(search.q);
+  const after = search.cursor === undefined ? null : decodeCursor(search.cursor);
+  const rows = await searchBoard(
+    db,
+    {
+      match: words.length ? ftsQuery(words) : null,
+      locationId: search.locationId,
+      provinceCode: search.provinceCode,
+      categoryId: search.categoryId,
+      positionTypeId: search.positionTypeId,
+      salaryMin: search.salaryMin,
+      near: search.near,
+    },
+    after,
+    pageSize + 1,
+    nowSeconds,
+  );
+  const page = rows.slice(0, pageSize);
+  return {
+    items: page.map((row) => JSON.parse(boardItemJson(row, "")) as BoardListItem),
+    next: rows.length > pageSize ? encodeCursor(page[page.length - 1].seq) : null,
+  };
 }

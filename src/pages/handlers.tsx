@@ -1,11 +1,16 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
 import { boardResponses } from "../board/cache";
-import { boardJobForPage } from "../board/pages";
+import { boardJobForPage, searchBoardForPage } from "../board/pages";
+import { createDatabase } from "../db/client";
+import { ValidationError } from "../http/problem";
+import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
-import type { Lang } from "./i18n";
+import { WORDS, type Lang } from "./i18n";
 import { JobPage, MissingJobPage } from "./job-page";
-import { jobPath, parseJobAddress, slugOf } from "./paths";
+import { HOME, jobPath, parseJobAddress, slugOf } from "./paths";
+import { SearchPage } from "./search-page";
+import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
 import { STYLESHEET, STYLESHEET_PATH } from "./style";
 
 // DESIGN 18: the board as web pages, server-rendered from the board's own database through its
@@ -20,8 +25,38 @@ const PAGE_HEADERS = {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
+const withPageHeaders = (c: Context<AppEnv>) => {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
+};
+
+async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
+  const origin = publicOrigin(c);
+  const form = formOf(c.req.query());
+  const reference = await loadReferenceData(createDatabase(c.env.DB));
+  const { search, errors } = searchOf(form, lang, reference.gazetteer);
+  const query = new URL(c.req.url).search;
+  const addresses = { en: `${origin}${HOME.en}${query}`, fr: `${origin}${HOME.fr}${query}` };
+  const failed = Object.keys(errors).length > 0;
+  let found: Awaited<ReturnType<typeof searchBoardForPage>> = { items: [], next: null };
+  if (!failed) {
+    try {
+      found = await searchBoardForPage(c.env, search, RESULTS_PER_PAGE, nowSeconds());
+    } catch (error) {
+      // The board refuses a place it cannot measure from: the form says so next to the field.
+      if (!(error instanceof ValidationError)) throw error;
+      errors.place = WORDS[lang].noPoint;
+    }
+  }
+  const more = found.next ? nextPageAddress(HOME[lang], form, found.next) : null;
+  return c.html(
+    <SearchPage lang={lang} addresses={addresses} form={form} errors={errors} reference={reference} items={found.items} more={more} />,
+    Object.keys(errors).length ? 400 : 200,
+  );
+}
+
+async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
   const segment = c.req.param("segment") ?? "";
   const address = parseJobAddress(segment);
   const origin = publicOrigin(c);
@@ -40,5 +75,8 @@ async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
 
 export const pages = new Hono<AppEnv>()
   .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400" }))
+  .get("/", boardResponses, (c) => searchPageOf(c, "en"))
+  .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))
+  .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
   .get("/jobs/:segment", boardResponses, (c) => jobPageOf(c, "en"))
   .get("/fr/emplois/:segment", boardResponses, (c) => jobPageOf(c, "fr"));

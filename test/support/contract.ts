@@ -78,6 +78,9 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /withdraw/:token",
   "POST /withdraw/:token",
   "GET /site.css",
+  "GET /",
+  "GET /fr/",
+  "GET /fr",
   "GET /jobs/:segment",
   "GET /fr/emplois/:segment",
 ]);

@@ -1,0 +1,131 @@
+import type { BoardListItem } from "../board/pages";
+import { PROVINCES } from "../locations/provinces";
+import type { ReferenceData } from "../reference/repository";
+import { Layout } from "./layout";
+import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
+import { jobPath } from "./paths";
+import type { SearchForm } from "./search";
+
+// DESIGN 18: the search page — a GET form whose query stays in the address, results newest first,
+// and a "More jobs" link carrying the cursor.
+
+interface Props {
+  lang: Lang;
+  addresses: Record<Lang, string>;
+  form: SearchForm;
+  errors: Partial<Record<keyof SearchForm, string>>;
+  reference: Pick<ReferenceData, "categories" | "positionTypes">;
+  items: BoardListItem[];
+  more: string | null;
+}
+
+/** A labelled field; its error is tied to it (aria-invalid, aria-describedby). */
+function Field(props: { name: keyof SearchForm; label: string; hint?: string; error?: string; children: (describedBy?: string) => unknown }) {
+  const ids = [props.hint ? `${props.name}-hint` : "", props.error ? `${props.name}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <p>
+      <label for={props.name}>{props.label}</label>
+      {props.hint ? <small id={`${props.name}-hint`}>{props.hint}</small> : null}
+      {props.children(ids) as never}
+      {props.error ? (
+        <strong id={`${props.name}-error`} class="error">
+          {props.error}
+        </strong>
+      ) : null}
+    </p>
+  );
+}
+
+export function SearchPage(props: Props) {
+  const { lang, form, errors, reference } = props;
+  const words = WORDS[lang];
+  const invalid = (name: keyof SearchForm) => (errors[name] ? "true" : undefined);
+  return (
+    <Layout lang={lang} title={words.searchTitle} description={words.searchDescription} addresses={props.addresses}>
+      <h1>{words.searchTitle}</h1>
+      <form method="get" role="search">
+        <Field name="q" label={words.keywords}>
+          {() => <input id="q" name="q" type="search" value={form.q ?? ""} maxlength={200} />}
+        </Field>
+        <Field name="place" label={words.place} hint={words.placeHint} error={errors.place}>
+          {(describedBy) => <input id="place" name="place" value={form.place ?? ""} maxlength={200} aria-invalid={invalid("place")} aria-describedby={describedBy} />}
+        </Field>
+        <Field name="radiusKm" label={words.radius} error={errors.radiusKm}>
+          {(describedBy) => (
+            <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" aria-invalid={invalid("radiusKm")} aria-describedby={describedBy} />
+          )}
+        </Field>
+        <Field name="province" label={words.province}>
+          {() => (
+            <select id="province" name="province">
+              <option value="">{words.anyProvince}</option>
+              {PROVINCES.map((p) => (
+                <option value={p.code} selected={form.province === p.code}>
+                  {lang === "fr" ? (p.frenchName ?? p.name) : p.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field name="category" label={words.categories}>
+          {() => (
+            <select id="category" name="category">
+              <option value="">{words.anyCategory}</option>
+              {reference.categories.map((c) => (
+                <option value={String(c.id)} selected={form.category === String(c.id)}>
+                  {categoryName(lang, c)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field name="positionType" label={words.positionType}>
+          {() => (
+            <select id="positionType" name="positionType">
+              <option value="">{words.anyType}</option>
+              {reference.positionTypes.map((t) => (
+                <option value={String(t.id)} selected={form.positionType === String(t.id)}>
+                  {positionTypeName(lang, t)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field name="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
+          {(describedBy) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} aria-invalid={invalid("salaryMin")} aria-describedby={describedBy} />}
+        </Field>
+        <button type="submit">{words.submit}</button>
+      </form>
+      <section aria-labelledby="results">
+        <h2 id="results">{words.results}</h2>
+        {props.items.length === 0 ? <p>{words.none}</p> : null}
+        <ol class="results">
+          {props.items.map((item) => (
+            <li>
+              <h3>
+                <a href={jobPath(lang, item.id, item.title)}>{item.title}</a>
+              </h3>
+              <p>
+                {item.employer?.name ?? words.confidential} · {item.locations.map((l) => l.description).join(" · ")}
+                {item.distanceKm !== undefined ? ` (${item.distanceKm} ${words.km})` : ""}
+              </p>
+              <p>
+                {[item.salary ? formatSalary(lang, item.salary) : null, item.positionType ? positionTypeName(lang, item.positionType) : null, formatDate(lang, item.publishDate)]
+                  .filter(Boolean)
+                  .join(" · ")}
+              </p>
+              {item.summary ? <p>{item.summary}</p> : null}
+            </li>
+          ))}
+        </ol>
+        {props.more ? (
+          <p>
+            <a href={props.more} rel="next">
+              {words.more}
+            </a>
+          </p>
+        ) : null}
+      </section>
+    </Layout>
+  );
+}
