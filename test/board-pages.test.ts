@@ -207,3 +207,31 @@ describe("search pages (DESIGN 18, 18a)", () => {
     expect((await page("/fr")).status).toBe(301);
   });
 });
+
+describe("sitemap and robots.txt (DESIGN 18)", () => {
+  it("robots.txt names the sitemap", async () => {
+    const res = await request(`${BASE}/robots.txt`, { undocumented: true });
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    expect(await res.text()).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+  });
+
+  it("the sitemap lists every board job's English and French page with lastmod; no job off the board", async () => {
+    const draft = await postJob(employer, { title: "Not listed" });
+    await settleBoard();
+    const res = await request(`${BASE}/sitemap.xml?t=${Date.now()}`, { undocumented: true });
+    expect(res.headers.get("Content-Type")).toMatch(/^application\/xml/);
+    const xml = await res.text();
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(xml).toMatch(new RegExp(`<url><loc>${BASE}/jobs/${job.id}-senior-accountant</loc><lastmod>\\d{4}-\\d{2}-\\d{2}</lastmod></url>`));
+    expect(xml).toContain(`<loc>${BASE}/fr/emplois/${job.id}-comptable-principal</loc>`);
+    expect(xml).not.toContain(`/jobs/${draft.id}-`);
+    expect((await request(`${BASE}/sitemap-2.xml`, { undocumented: true })).status).toBe(404);
+  });
+
+  it("past 50 000 addresses the sitemap is an index of files", async () => {
+    const { sitemapIndexXml } = await import("../src/pages/sitemap");
+    const xml = sitemapIndexXml(BASE, 3);
+    expect(xml).toContain("<sitemapindex");
+    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([1, 2, 3].map((n) => `${BASE}/sitemap-${n}.xml`));
+  });
+});

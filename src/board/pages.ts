@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { createBoardDatabase } from "./database/client";
-import { boardJob, wasListed } from "./database/reads";
+import { boardJob, boardJobCount, boardSitemapPage, wasListed } from "./database/reads";
 import { boardItemJson, toBoardJob } from "./representation";
 import { decodeCursor, encodeCursor, ftsQuery, wordsOf } from "./rules";
 import { searchBoard } from "./search";
@@ -80,4 +80,19 @@ export async function searchBoardForPage(
     items: page.map((row) => JSON.parse(boardItemJson(row, "")) as BoardListItem),
     next: rows.length > pageSize ? encodeCursor(page[page.length - 1].seq) : null,
   };
+}
+
+/** DESIGN 18: jobs per sitemap file (each gives its English and French page: 50 000 addresses). */
+export const SITEMAP_JOBS = 25_000;
+
+/** How many sitemap files the board's jobs fill (at least one). */
+export async function sitemapFiles(env: Pick<Env, "BOARD_DB">): Promise<number> {
+  const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
+  return Math.max(1, Math.ceil((await boardJobCount(db)) / SITEMAP_JOBS));
+}
+
+/** The jobs of sitemap file `n` (from 0), by job id. */
+export function sitemapJobs(env: Pick<Env, "BOARD_DB">, n: number) {
+  const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
+  return boardSitemapPage(db, n * SITEMAP_JOBS, SITEMAP_JOBS);
 }

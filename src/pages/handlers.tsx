@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
 import { boardResponses } from "../board/cache";
-import { boardJobForPage, searchBoardForPage } from "../board/pages";
+import { boardJobForPage, searchBoardForPage, sitemapFiles, sitemapJobs } from "../board/pages";
 import { createDatabase } from "../db/client";
 import { ValidationError } from "../http/problem";
 import { loadReferenceData } from "../reference/repository";
@@ -11,6 +11,7 @@ import { JobPage, MissingJobPage } from "./job-page";
 import { HOME, jobPath, parseJobAddress, slugOf } from "./paths";
 import { SearchPage } from "./search-page";
 import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
+import { robotsTxt, sitemapIndexXml, sitemapXml } from "./sitemap";
 import { STYLESHEET, STYLESHEET_PATH } from "./style";
 
 // DESIGN 18: the board as web pages, server-rendered from the board's own database through its
@@ -75,6 +76,18 @@ async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
 
 export const pages = new Hono<AppEnv>()
   .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400" }))
+  .get("/robots.txt", (c) => c.text(robotsTxt(publicOrigin(c)), 200, { "Cache-Control": "public, max-age=86400" }))
+  // One file while the board's pages fit in 50 000 addresses; past that, an index of files.
+  .get("/sitemap.xml", boardResponses, async (c) => {
+    const files = await sitemapFiles(c.env);
+    const body = files === 1 ? sitemapXml(publicOrigin(c), await sitemapJobs(c.env, 0)) : sitemapIndexXml(publicOrigin(c), files);
+    return c.body(body, 200, { "Content-Type": "application/xml; charset=utf-8" });
+  })
+  .get("/:file{sitemap-[1-9][0-9]{0,4}\\.xml}", boardResponses, async (c) => {
+    const n = Number(/[0-9]+/.exec(c.req.param("file"))![0]);
+    if (n > (await sitemapFiles(c.env))) return c.notFound();
+    return c.body(sitemapXml(publicOrigin(c), await sitemapJobs(c.env, n - 1)), 200, { "Content-Type": "application/xml; charset=utf-8" });
+  })
   .get("/", boardResponses, (c) => searchPageOf(c, "en"))
   .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))
   .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))

@@ -81,6 +81,9 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /",
   "GET /fr/",
   "GET /fr",
+  "GET /robots.txt",
+  "GET /sitemap.xml",
+  "GET /:file{sitemap-[1-9][0-9]{0,4}\\.xml}",
   "GET /jobs/:segment",
   "GET /fr/emplois/:segment",
 ]);

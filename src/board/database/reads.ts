@@ -133,3 +133,17 @@ export async function wasListed(db: BoardDatabase, jobId: number): Promise<boole
   const rows = await all<{ listed: number }>(db, sql`SELECT listed FROM board_revisions WHERE job_id = ${jobId}`);
   return Boolean(rows[0]?.listed);
 }
+
+/** DESIGN 18: how many jobs the board holds (the triggers keep the count). */
+export async function boardJobCount(db: BoardDatabase): Promise<number> {
+  return (await all<{ jobs: number }>(db, sql`SELECT jobs FROM board_totals WHERE id = 1`))[0]?.jobs ?? 0;
+}
+
+/** DESIGN 18: a sitemap's share of the board's jobs, by job id: their titles and publication. */
+export function boardSitemapPage(db: BoardDatabase, offset: number, limit: number): Promise<{ jobId: number; title: string; frTitle: string | null; publishDate: number }[]> {
+  return all(
+    db,
+    sql`SELECT job_id AS jobId, title, json_extract(job, '$.translations') ->> '$.fr.title' AS frTitle, publish_date AS publishDate
+      FROM board_jobs ORDER BY job_id LIMIT ${limit} OFFSET ${offset}`,
+  );
+}
