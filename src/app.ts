@@ -42,8 +42,8 @@ const PUBLIC_PATHS = [
 
 /** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
 const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`, `${API_PREFIX}/applications/*`, `${API_PREFIX}/employer`];
-/** DESIGN 15: the one path whose bodies may be up to 6 MiB (an application with its résumé). */
-const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$/;
+/** DESIGN 15, 18: the paths whose bodies may be up to 6 MiB (an application with its résumé, by the API or a job page's form). */
+const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$|^\/(jobs|fr\/emplois)\/[^/]+$/;
 const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
 /** The board's reads: `/board/jobs` and `/board/jobs/{id}` (its applications are writes to DB). */
 const BOARD_READ = /^\/api\/v1\.1\/board\/jobs(\/[^/]*)?$/;
@@ -87,6 +87,8 @@ export function createApp(dispatcher: EventDispatcher) {
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   app.use(`${API_PREFIX}/board/*`, boardResponses);
   app.use(`${WITHDRAW_PATH}/*`, database, withDispatcher);
+  // The job pages' apply form records events like the apply path (DESIGN 18).
+  for (const path of ["/jobs/*", "/fr/emplois/*"]) app.use(path, withDispatcher);
 
   const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
   app.route("/", withdrawPages);

@@ -235,3 +235,78 @@ describe("sitemap and robots.txt (DESIGN 18)", () => {
     expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([1, 2, 3].map((n) => `${BASE}/sitemap-${n}.xml`));
   });
 });
+
+const emailJob = await postJob(employer, {
+  title: "Payroll Clerk",
+  status: "active",
+  applicantRoutingType: { id: 1 },
+  applicationEmail: "hr@pages.example",
+  questions: [
+    { key: "permit", text: "Are you legally entitled to work in Canada?", type: "yesNo", required: true },
+    { key: "shift", text: "Which shift?", type: "singleChoice", options: ["Day", "Night"] },
+  ],
+});
+await settleBoard();
+const path = `/jobs/${emailJob.id}-payroll-clerk`;
+describe("the apply form on a job page (DESIGN 18)", () => {
+  let address = 0;
+  const post = (form: FormData, at = path) =>
+    request(`${BASE}${at}`, { method: "POST", body: form, redirect: "manual", undocumented: true, headers: { "CF-Connecting-IP": `10.6.0.${++address}` } });
+
+  it("the page shows the form: multipart to itself, every field labelled, the screening questions", async () => {
+    const html = await (await page(path)).text();
+    expect(html).toContain(`<form method="post" action="${path}" enctype="multipart/form-data">`);
+    for (const id of ["apply-name", "apply-email", "apply-phone", "apply-coverLetter", "apply-resume"]) expect(html, id).toMatch(new RegExp(`<label for="${id}">`));
+    expect(html).toContain("<legend>Are you legally entitled to work in Canada? (required)</legend>");
+    expect(html).toContain('name="answers[shift]" value="Night"');
+    expect(html).toContain('accept=".pdf,.docx,.txt');
+  });
+
+  it("a good application with a PDF: 303 to the confirmation page; the employer has it with its answers", async () => {
+    const form = new FormData();
+    form.set("name", "Page Applicant");
+    form.set("email", "page@example.com");
+    form.set("answers[permit]", "true");
+    form.set("answers[shift]", "Day");
+    form.set("language", "en");
+    form.set("resume", new File([new TextEncoder().encode("%PDF-1.7\n%%EOF\n")], "cv.pdf", { type: "application/pdf" }));
+    const res = await post(form);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe(`${path}/sent`);
+    const sent = await request(`${BASE}${path}/sent`, { undocumented: true });
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get("Cache-Control")).toBe("no-store");
+    expect(await sent.text()).toContain("Application sent");
+    const list = await (await request(`/jobs/${emailJob.id}/applications`, { apiKey: employer.apiKey })).json<any>();
+    expect(list.data[0]).toMatchObject({ name: "Page Applicant", answers: { permit: true, shift: "Day" }, resume: { filename: "cv.pdf" } });
+  });
+
+  it("errors: the form again with the status the API answers, values kept, each message tied to its field", async () => {
+    const form = new FormData();
+    form.set("name", "Kept Name");
+    form.set("email", "not-an-email");
+    form.set("answers[shift]", "Day");
+    const res = await post(form);
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('value="Kept Name"');
+    expect(html).toMatch(/id="apply-email"[^>]*aria-invalid="true"[^>]*aria-describedby="apply-email-error"/);
+    expect(html).toContain('id="apply-email-error"');
+    expect(html).toMatch(/<fieldset id="apply-answers-permit" aria-invalid="true" aria-describedby="apply-answers-permit-error">/);
+    expect(html).toMatch(/name="answers\[shift\]" value="Day" checked=""/);
+  });
+
+  it("in French: French form, French confirmation, and the French page's address", async () => {
+    const frPath = `/fr/emplois/${emailJob.id}-payroll-clerk`;
+    expect(await (await page(frPath)).text()).toContain("Envoyer ma candidature");
+    const form = new FormData();
+    form.set("name", "Candidate");
+    form.set("email", "candidate@example.com");
+    form.set("answers[permit]", "false");
+    form.set("language", "fr");
+    const res = await post(form, frPath);
+    expect(res.status).toBe(303);
+    expect(await (await request(`${BASE}${frPath}/sent`, { undocumented: true })).text()).toContain("Candidature envoyée");
+  });
+});

@@ -3,11 +3,16 @@ import type { AppEnv } from "../env";
 import { boardResponses } from "../board/cache";
 import { boardJobForPage, searchBoardForPage, sitemapFiles, sitemapJobs } from "../board/pages";
 import { createDatabase } from "../db/client";
-import { ValidationError } from "../http/problem";
+import { ProblemError, ValidationError } from "../http/problem";
+import { enqueueEmails } from "../applications/copies";
+import { submitApplication } from "../applications/submission";
+import { dispatchAfterResponse } from "../events/dispatch";
+import { afterResponse } from "../http/after-response";
+import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
 import { WORDS, type Lang } from "./i18n";
-import { JobPage, MissingJobPage } from "./job-page";
+import { JobPage, MissingJobPage, SentPage } from "./job-page";
 import { HOME, jobPath, parseJobAddress, slugOf } from "./paths";
 import { SearchPage } from "./search-page";
 import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
@@ -56,23 +61,75 @@ async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
   );
 }
 
-async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
-  withPageHeaders(c);
+/** The job a page address names, and its canonical addresses; or the 404/410 page, or the 301. */
+async function jobOfAddress(c: Context<AppEnv>, lang: Lang) {
   const segment = c.req.param("segment") ?? "";
   const address = parseJobAddress(segment);
   const origin = publicOrigin(c);
   const found = address ? await boardJobForPage(c.env, address.id, nowSeconds()) : ({ state: "unknown" } as const);
   if (found.state !== "open" || !address) {
     const here = { en: `${origin}/jobs/${segment}`, fr: `${origin}/fr/emplois/${segment}` };
-    return c.html(<MissingJobPage lang={lang} gone={found.state === "gone"} addresses={here} />, found.state === "gone" ? 410 : 404);
+    return { response: c.html(<MissingJobPage lang={lang} gone={found.state === "gone"} addresses={here} />, found.state === "gone" ? 410 : 404) };
   }
   const { job } = found;
   const titles: Record<Lang, string | null> = { en: job.title, fr: job.translations?.fr.title ?? job.title };
-  const canonical = jobPath(lang, job.id, titles[lang]);
-  if (address.slug !== slugOf(titles[lang], lang)) return c.redirect(`${origin}${canonical}`, 301);
-  const addresses = { en: `${origin}${jobPath("en", job.id, titles.en)}`, fr: `${origin}${jobPath("fr", job.id, titles.fr)}` };
-  return c.html(<JobPage job={job} lang={lang} addresses={addresses} />);
+  const paths = { en: jobPath("en", job.id, titles.en), fr: jobPath("fr", job.id, titles.fr) };
+  if (address.slug !== slugOf(titles[lang], lang)) return { response: c.redirect(`${origin}${paths[lang]}`, 301) };
+  return { job, paths, addresses: { en: `${origin}${paths.en}`, fr: `${origin}${paths.fr}` } };
 }
+
+async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
+  const found = await jobOfAddress(c, lang);
+  if ("response" in found) return found.response;
+  return c.html(<JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} />);
+}
+
+/**
+ * The apply form's POST (DESIGN 18): exactly the application API's rules (src/applications),
+ * then 303 to the confirmation; on a problem the page again, values kept, with the status the
+ * API would answer.
+ */
+async function applyOnPage(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
+  c.header("Cache-Control", "no-store");
+  await enforce(c.env.APPLY_RATE_LIMITER, `address:${clientAddress(c)}`);
+  const found = await jobOfAddress(c, lang);
+  if ("response" in found) return found.response;
+  const { resume, "cf-turnstile-response": token, ...fields } = (await c.req.parseBody({ all: true })) as Record<string, unknown>;
+  try {
+    const { receipt, events, confirmationId } = await submitApplication(c.env, createDatabase(c.env.DB), found.job.id, {
+      fields,
+      resume,
+      multipart: true,
+      turnstileToken: typeof token === "string" ? token : undefined,
+      clientAddress: clientAddress(c),
+      origin: publicOrigin(c),
+    });
+    dispatchAfterResponse(c, events);
+    afterResponse(c, enqueueEmails(c.env, { copies: [receipt.id], applicantEmails: [confirmationId] }), "emails not queued; the cron will sweep");
+    return c.redirect(`${found.paths[lang]}${SENT}`, 303);
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const values = Object.fromEntries(Object.entries(fields).flatMap(([name, value]) => (typeof value === "string" || Array.isArray(value) ? [[name, value as string | string[]]] : [])));
+    const errors = Object.fromEntries((error.extra.errors ?? []).map((e) => [e.field, e.message]));
+    const state = { values, errors, problem: error.extra.errors ? undefined : error.detail };
+    return c.html(<JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} apply={state} />, error.status as 400);
+  }
+}
+
+/** The confirmation after an application (303 from the POST, so a reload does not apply twice). */
+async function sentPageOf(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
+  c.header("Cache-Control", "no-store");
+  const found = await jobOfAddress(c, lang);
+  if ("response" in found) return found.response;
+  const addresses = { en: `${found.addresses.en}${SENT}`, fr: `${found.addresses.fr}${SENT}` };
+  return c.html(<SentPage lang={lang} addresses={addresses} jobAddress={found.paths[lang]} />);
+}
+
+/** Where the apply form's POST sends the applicant: the job's address and this. */
+const SENT = "/sent";
 
 export const pages = new Hono<AppEnv>()
   .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=86400" }))
@@ -92,4 +149,8 @@ export const pages = new Hono<AppEnv>()
   .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))
   .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
   .get("/jobs/:segment", boardResponses, (c) => jobPageOf(c, "en"))
-  .get("/fr/emplois/:segment", boardResponses, (c) => jobPageOf(c, "fr"));
+  .get("/fr/emplois/:segment", boardResponses, (c) => jobPageOf(c, "fr"))
+  .post("/jobs/:segment", (c) => applyOnPage(c, "en"))
+  .post("/fr/emplois/:segment", (c) => applyOnPage(c, "fr"))
+  .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))
+  .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"));

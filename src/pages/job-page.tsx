@@ -1,5 +1,6 @@
 import { raw } from "hono/html";
 import type { BoardJob } from "../board/pages";
+import { ApplyForm, type ApplyState } from "./apply-form";
 import { Layout } from "./layout";
 import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
 
@@ -18,7 +19,7 @@ export function jobPostingOf(job: BoardJob, url: string, lang: Lang) {
   return { ...job.jsonLd, title, description: description ?? "", identifier: { "@type": "PropertyValue", name: "id", value: job.id }, url };
 }
 
-export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<Lang, string> }) {
+export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<Lang, string>; action: string; apply?: ApplyState }) {
   const { job, lang, addresses } = props;
   const words = WORDS[lang];
   const { title, description } = contentOf(job, lang);
@@ -67,6 +68,7 @@ export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<La
             {raw(description)}
           </section>
         ) : null}
+        {job.apply?.method === "email" ? <ApplyForm job={job} lang={lang} action={props.action} state={props.apply} /> : null}
       </article>
     </Layout>
   );
@@ -80,6 +82,20 @@ export function MissingJobPage(props: { lang: Lang; gone: boolean; addresses: Re
     <Layout lang={props.lang} title={title} description={title} addresses={props.addresses}>
       <h1>{title}</h1>
       <p>{props.gone ? words.gone : words.notFound}</p>
+    </Layout>
+  );
+}
+
+/** After an application: said once, never cached (the POST answered 303 here). */
+export function SentPage(props: { lang: Lang; addresses: Record<Lang, string>; jobAddress: string }) {
+  const words = WORDS[props.lang];
+  return (
+    <Layout lang={props.lang} title={words.sentTitle} description={words.sentTitle} addresses={props.addresses}>
+      <h1>{words.sentTitle}</h1>
+      <p>{words.sent}</p>
+      <p>
+        <a href={props.jobAddress}>{words.back}</a>
+      </p>
     </Layout>
   );
 }

@@ -86,6 +86,10 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /:file{sitemap-[1-9][0-9]{0,4}\\.xml}",
   "GET /jobs/:segment",
   "GET /fr/emplois/:segment",
+  "POST /jobs/:segment",
+  "POST /fr/emplois/:segment",
+  "GET /jobs/:segment/sent",
+  "GET /fr/emplois/:segment/sent",
 ]);
 
 export class ContractError extends Error {

@@ -1,0 +1,151 @@
+import type { BoardJob } from "../board/pages";
+import { WORDS, type Lang } from "./i18n";
+
+// DESIGN 18: the apply form on a job page (email routing): the application API's fields, the
+// job's screening questions, a résumé. A multipart POST to the page itself; on errors the form
+// again with the values kept (not the file) and each message tied to its field.
+
+export interface ApplyState {
+  values: Record<string, string | string[]>;
+  /** By the API's field names (`email`, `answers.permit`, `resume`). */
+  errors: Record<string, string>;
+  /** A problem of the whole application (a closed job, too many attempts). */
+  problem?: string;
+}
+
+const fieldId = (field: string) => `apply-${field.replace(/[^a-zA-Z0-9]+/g, "-")}`;
+
+function Message(props: { field: string; state?: ApplyState }) {
+  const message = props.state?.errors[props.field];
+  return message ? (
+    <strong id={`${fieldId(props.field)}-error`} class="error">
+      {message}
+    </strong>
+  ) : null;
+}
+
+/** What a field carries to tie it to its message. */
+const tie = (field: string, state?: ApplyState) =>
+  state?.errors[field] ? { "aria-invalid": "true", "aria-describedby": `${fieldId(field)}-error` } : {};
+
+const valueOf = (state: ApplyState | undefined, name: string) => {
+  const value = state?.values[name];
+  return Array.isArray(value) ? value : value === undefined ? [] : [value];
+};
+
+export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; state?: ApplyState }) {
+  const { job, lang, state } = props;
+  const words = WORDS[lang];
+  const text = (name: string) => valueOf(state, name)[0] ?? "";
+  return (
+    <section aria-labelledby="apply-title">
+      <h2 id="apply-title">{words.applyTitle}</h2>
+      {state ? (
+        <div role="alert" class="error">
+          <p>{state.problem ?? words.formErrors}</p>
+          {Object.keys(state.errors).length ? (
+            <ul>
+              {Object.entries(state.errors).map(([field, message]) => (
+                <li>
+                  <a href={`#${fieldId(field)}`}>{message}</a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      <form method="post" action={props.action} enctype="multipart/form-data">
+        <input type="hidden" name="language" value={lang} />
+        <p>
+          <label for={fieldId("name")}>
+            {words.name} ({words.required})
+          </label>
+          <input id={fieldId("name")} name="name" required maxlength={100} autocomplete="name" value={text("name")} {...tie("name", state)} />
+          <Message field="name" state={state} />
+        </p>
+        <p>
+          <label for={fieldId("email")}>
+            {words.email} ({words.required})
+          </label>
+          <input id={fieldId("email")} name="email" type="email" required maxlength={254} autocomplete="email" value={text("email")} {...tie("email", state)} />
+          <Message field="email" state={state} />
+        </p>
+        <p>
+          <label for={fieldId("phone")}>{words.phone}</label>
+          <input id={fieldId("phone")} name="phone" type="tel" maxlength={30} autocomplete="tel" value={text("phone")} {...tie("phone", state)} />
+          <Message field="phone" state={state} />
+        </p>
+        {job.questions.map((question) => {
+          const field = `answers.${question.key}`;
+          const name = `answers[${question.key}]`;
+          const label = `${question.text}${question.required ? ` (${words.required})` : ""}`;
+          if (question.type === "yesNo" || question.type === "singleChoice" || question.type === "multiChoice") {
+            const choices: [string, string][] =
+              question.type === "yesNo" ? [["true", words.yes], ["false", words.no]] : question.options!.map((option) => [option, option]);
+            const chosen = valueOf(state, name);
+            return (
+              <fieldset id={fieldId(field)} {...tie(field, state)}>
+                <legend>{label}</legend>
+                {choices.map(([value, shown], i) => (
+                  <label>
+                    <input
+                      type={question.type === "multiChoice" ? "checkbox" : "radio"}
+                      name={name}
+                      value={value}
+                      checked={chosen.includes(value)}
+                      required={question.required && question.type !== "multiChoice" && i === 0}
+                    />{" "}
+                    {shown}
+                  </label>
+                ))}
+                <Message field={field} state={state} />
+              </fieldset>
+            );
+          }
+          return (
+            <p>
+              <label for={fieldId(field)}>{label}</label>
+              {question.type === "text" ? (
+                <textarea id={fieldId(field)} name={name} maxlength={question.maxLength ?? undefined} required={question.required} {...tie(field, state)}>
+                  {text(name)}
+                </textarea>
+              ) : (
+                <input
+                  id={fieldId(field)}
+                  name={name}
+                  type="number"
+                  step="any"
+                  min={question.min ?? undefined}
+                  max={question.max ?? undefined}
+                  required={question.required}
+                  value={text(name)}
+                  {...tie(field, state)}
+                />
+              )}
+              <Message field={field} state={state} />
+            </p>
+          );
+        })}
+        <p>
+          <label for={fieldId("coverLetter")}>{words.coverLetter}</label>
+          <textarea id={fieldId("coverLetter")} name="coverLetter" maxlength={10000} rows={6} {...tie("coverLetter", state)}>
+            {text("coverLetter")}
+          </textarea>
+          <Message field="coverLetter" state={state} />
+        </p>
+        <p>
+          <label for={fieldId("resume")}>{words.resume}</label>
+          <input
+            id={fieldId("resume")}
+            name="resume"
+            type="file"
+            accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain"
+            {...tie("resume", state)}
+          />
+          <Message field="resume" state={state} />
+        </p>
+        <button type="submit">{words.send}</button>
+      </form>
+    </section>
+  );
+}
