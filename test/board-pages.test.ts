@@ -310,3 +310,49 @@ describe("the apply form on a job page (DESIGN 18)", () => {
     expect(await (await request(`${BASE}${frPath}/sent`, { undocumented: true })).text()).toContain("Candidature envoyée");
   });
 });
+
+describe("report a job, and the fraud policy (DESIGN 18, 18a)", () => {
+  it("every job page links to its report form; the report is stored for the operator and answered with 303", async () => {
+    const jobPage = await (await page(`/jobs/${job.id}-senior-accountant`)).text();
+    expect(jobPage).toContain(`<a href="/jobs/${job.id}-senior-accountant/report" rel="nofollow">Report this job</a>`);
+    const formPage = await request(`${BASE}/jobs/${job.id}-senior-accountant/report`, { undocumented: true });
+    const html = await formPage.text();
+    expect(html).toContain('<label for="report-reason">');
+    expect(html).toContain('<option value="fraud">Fraud or scam</option>');
+    const form = new FormData();
+    form.set("reason", "fraud");
+    form.set("details", "Asks for a deposit before the interview.");
+    form.set("email", "");
+    const res = await request(`${BASE}/jobs/${job.id}-senior-accountant/report`, { method: "POST", body: form, redirect: "manual", undocumented: true });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe(`/jobs/${job.id}-senior-accountant/report?sent`);
+    expect(await (await request(`${BASE}/jobs/${job.id}-senior-accountant/report?sent`, { undocumented: true })).text()).toContain("your report was received");
+    const { env } = await import("cloudflare:workers");
+    const stored = await env.DB.prepare("SELECT reason, details, email FROM job_reports WHERE job_id = ?").bind(job.id).first();
+    expect(stored).toEqual({ reason: "fraud", details: "Asks for a deposit before the interview.", email: null });
+  });
+
+  it("a bad report is a 400 with the form, its values kept and each message tied to its field", async () => {
+    const form = new FormData();
+    form.set("reason", "boring");
+    form.set("details", "Kept details");
+    form.set("email", "not-an-email");
+    const res = await request(`${BASE}/fr/emplois/${job.id}-comptable-principal/report`, { method: "POST", body: form, undocumented: true });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toMatch(/id="report-reason"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(/id="report-email"[^>]*aria-invalid="true"[^>]*aria-describedby="report-email-error"/);
+    expect(html).toContain("Kept details");
+  });
+
+  it("the fraud policy, in English and French, linked from every page", async () => {
+    const en = await (await page("/fraud-policy")).text();
+    expect(en).toContain("<h1>Our policy on fraudulent job postings</h1>");
+    expect(en).toContain(`<link rel="alternate" hreflang="fr" href="${BASE}/fr/politique-fraude"/>`);
+    const fr = await (await page("/fr/politique-fraude")).text();
+    expect(fr).toContain('<html lang="fr">');
+    expect(fr).toContain("Centre antifraude du Canada");
+    expect(await (await page("/")).text()).toContain('<a href="/fraud-policy">Fraudulent postings</a>');
+  });
+});

@@ -12,8 +12,10 @@ import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
 import { WORDS, type Lang } from "./i18n";
-import { JobPage, MissingJobPage, SentPage } from "./job-page";
-import { HOME, jobPath, parseJobAddress, slugOf } from "./paths";
+import { contentOf, JobPage, MissingJobPage, SentPage } from "./job-page";
+import { FRAUD_POLICY, HOME, jobPath, parseJobAddress, REPORT, slugOf } from "./paths";
+import { FraudPolicyPage, ReportPage } from "./report-page";
+import { reportJob } from "../reports/service";
 import { SearchPage } from "./search-page";
 import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
 import { robotsTxt, sitemapIndexXml, sitemapXml } from "./sitemap";
@@ -128,6 +130,34 @@ async function sentPageOf(c: Context<AppEnv>, lang: Lang) {
   return c.html(<SentPage lang={lang} addresses={addresses} jobAddress={found.paths[lang]} />);
 }
 
+/** The report form of a job (GET), its POST (303 to the form's address with `?sent`), DESIGN 18a. */
+async function reportPageOf(c: Context<AppEnv>, lang: Lang) {
+  withPageHeaders(c);
+  c.header("Cache-Control", "no-store");
+  const found = await jobOfAddress(c, lang);
+  if ("response" in found) return found.response;
+  const here = `${found.paths[lang]}${REPORT}`;
+  const addresses = { en: `${found.addresses.en}${REPORT}`, fr: `${found.addresses.fr}${REPORT}` };
+  const base = { lang, addresses, jobTitle: contentOf(found.job, lang).title, jobAddress: found.paths[lang] };
+  if (c.req.method === "GET") return c.html(<ReportPage {...base} sent={c.req.query("sent") !== undefined} />);
+  await enforce(c.env.APPLY_RATE_LIMITER, `report:${clientAddress(c)}`);
+  const fields = Object.fromEntries(Object.entries(await c.req.parseBody()).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
+  try {
+    await reportJob(createDatabase(c.env.DB), found.job.id, fields);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const errors = Object.fromEntries((error.extra.errors ?? []).map((e) => [e.field, e.message]));
+    return c.html(<ReportPage {...base} values={fields} errors={errors} />, 400);
+  }
+  return c.redirect(`${here}?sent`, 303);
+}
+
+const fraudPolicyOf = (c: Context<AppEnv>, lang: Lang) => {
+  withPageHeaders(c);
+  const origin = publicOrigin(c);
+  return c.html(<FraudPolicyPage lang={lang} addresses={{ en: `${origin}${FRAUD_POLICY.en}`, fr: `${origin}${FRAUD_POLICY.fr}` }} />);
+};
+
 /** Where the apply form's POST sends the applicant: the job's address and this. */
 const SENT = "/sent";
 
@@ -153,4 +183,8 @@ export const pages = new Hono<AppEnv>()
   .post("/jobs/:segment", (c) => applyOnPage(c, "en"))
   .post("/fr/emplois/:segment", (c) => applyOnPage(c, "fr"))
   .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))
-  .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"));
+  .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"))
+  .on(["GET", "POST"], `/jobs/:segment${REPORT}`, (c) => reportPageOf(c, "en"))
+  .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, (c) => reportPageOf(c, "fr"))
+  .get(FRAUD_POLICY.en, boardResponses, (c) => fraudPolicyOf(c, "en"))
+  .get(FRAUD_POLICY.fr, boardResponses, (c) => fraudPolicyOf(c, "fr"));

@@ -2,6 +2,7 @@ import { raw } from "hono/html";
 import type { BoardJob } from "../board/pages";
 import { ApplyForm, type ApplyState } from "./apply-form";
 import { Layout } from "./layout";
+import { REPORT } from "./paths";
 import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
 
 // DESIGN 18: a job's page — the whole board job, readable, with its JobPosting for search
@@ -69,6 +70,11 @@ export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<La
           </section>
         ) : null}
         {job.apply?.method === "email" ? <ApplyForm job={job} lang={lang} action={props.action} state={props.apply} /> : null}
+        <p>
+          <a href={`${props.action}${REPORT}`} rel="nofollow">
+            {words.report}
+          </a>
+        </p>
       </article>
     </Layout>
   );

@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
-import { HOME } from "./paths";
+import { FRAUD_POLICY, HOME } from "./paths";
 import { WORDS, type Lang } from "./i18n";
 import { scriptJson } from "./json-ld";
 import { STYLESHEET_PATH } from "./style";
@@ -50,7 +50,7 @@ export function Layout(props: PageMeta & { children: Child }) {
         </header>
         <main>{props.children}</main>
         <footer>
-          <a href={HOME[lang]}>{words.search}</a>
+          <a href={HOME[lang]}>{words.search}</a> · <a href={FRAUD_POLICY[lang]}>{words.fraudPolicy}</a>
         </footer>
       </body>
       </html>

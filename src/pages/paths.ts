@@ -5,6 +5,9 @@ import type { Lang } from "./i18n";
 
 const JOB_BASE: Record<Lang, string> = { en: "/jobs", fr: "/fr/emplois" };
 export const HOME: Record<Lang, string> = { en: "/", fr: "/fr/" };
+export const FRAUD_POLICY: Record<Lang, string> = { en: "/fraud-policy", fr: "/fr/politique-fraude" };
+/** After a job's address: its report form. */
+export const REPORT = "/report";
 
 /** "Comptable principal(e) — Montréal" → "comptable-principal-e-montreal"; never empty. */
 export function slugOf(title: string | null, lang: Lang): string {

@@ -90,6 +90,12 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "POST /fr/emplois/:segment",
   "GET /jobs/:segment/sent",
   "GET /fr/emplois/:segment/sent",
+  "GET /jobs/:segment/report",
+  "POST /jobs/:segment/report",
+  "GET /fr/emplois/:segment/report",
+  "POST /fr/emplois/:segment/report",
+  "GET /fraud-policy",
+  "GET /fr/politique-fraude",
 ]);
 
 export class ContractError extends Error {
