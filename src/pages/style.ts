@@ -16,4 +16,14 @@ dd{margin:0}
 .description{border-top:1px solid var(--line);margin-top:1rem;padding-top:1rem}
 .apply{display:inline-block;margin-top:1rem;padding:.6rem 1rem;border-radius:.3rem;background:var(--accent);color:#fff;text-decoration:none}
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem}
+label,legend{display:block;font-weight:600;margin-bottom:.25rem}
+fieldset label{display:inline-block;font-weight:400;margin-right:1.25rem}
+fieldset{border:1px solid var(--line);border-radius:.3rem;margin:0 0 1rem}
+input:not([type=radio]):not([type=checkbox]):not([type=file]),select,textarea{display:block;width:100%;max-width:32rem;padding:.45rem;font:inherit;border:1px solid #767676;border-radius:.3rem}
+small{display:block;color:var(--muted)}
+button{font:inherit;padding:.55rem 1.1rem;border:0;border-radius:.3rem;background:var(--accent);color:#fff;cursor:pointer}
+.error{color:#b00020}
+.results{list-style:none;padding:0}
+.results li{border-top:1px solid var(--line);padding:.5rem 0}
+.results h3{margin:.25rem 0}
 `.trim();

@@ -1,0 +1,182 @@
+// Browser test of the board's pages (DESIGN 18): `wrangler dev` on a free port with fresh local
+// state, two jobs made through the API, then Chromium (Playwright's library, the system's
+// Chromium) searches by word and by place and radius, opens a job, applies with a PDF and sees
+// the confirmation, applies with errors and sees them, does it all again with JavaScript off,
+// reads the French pages, and runs axe-core (WCAG 2.1 AA) on every page type. Saves screenshots.
+// Prints "N passed, M failed"; exits 1 on failure.
+//
+//   node test/browser/board-pages.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { newApiKey } from "../../scripts/lib/employers.mjs";
+import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { wrangler } from "../../scripts/lib/wrangler.mjs";
+import { hashApiKey } from "../../src/auth/api-keys.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SCREENSHOTS = process.env.SCREENSHOTS ?? join(root, "docs");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+const results = [];
+function check(name, ok, detail = "") {
+  results.push({ name, ok });
+  console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
+}
+
+const state = mkdtempSync(join(tmpdir(), "board-pages-state-"));
+const profile = mkdtempSync(join(tmpdir(), "board-pages-profile-"));
+const local = ["--local", "--persist-to", state];
+let worker;
+let browser;
+try {
+  // The state the dev server will use: migrated, with one employer and its key.
+  for (const database of ["DB", "BOARD_DB"]) wrangler(["d1", "migrations", "apply", database, ...local]);
+  wrangler(["d1", "execute", "DB", ...local, "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch())"]);
+  const apiKey = newApiKey();
+  wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId: 1 }), "--binding=API_KEYS", ...local]);
+  worker = await startDevServer(state);
+  const api = async (path, init = {}) => {
+    const res = await fetch(`${worker.origin}/api/v1.1${path}`, {
+      ...init,
+      headers: { "API-Key": apiKey, "Content-Type": "application/json", ...init.headers },
+      body: init.json ? JSON.stringify(init.json) : undefined,
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  const emailJob = await api("/jobs", {
+    method: "POST",
+    json: {
+      title: "Warehouse Lead", status: "active", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 18 }],
+      salary: { amount: 55000, maxAmount: 62000, type: { id: 1 } }, applicantRoutingType: { id: 1 }, applicationEmail: "hr@browser.example",
+      description: "<p>Lead a <strong>friendly</strong> team.</p>",
+      questions: [{ key: "permit", text: "Are you legally entitled to work in Canada?", type: "yesNo", required: true }],
+    },
+  });
+  const urlJob = await api("/jobs", {
+    method: "POST",
+    json: {
+      title: "Senior Accountant", status: "active", locations: [{ description: "Montréal, QC" }], categories: [{ id: 1 }],
+      applicantRoutingType: { id: 2 }, applicationUrl: "https://careers.example.com/apply",
+      translations: { fr: { title: "Comptable principal", description: "<p>Joignez-vous à l'équipe.</p>" } },
+    },
+  });
+  check("two jobs made through the API", emailJob.status === 201 && urlJob.status === 201, JSON.stringify([emailJob, urlJob]).slice(0, 300));
+  // The board is fed by its queue: wait until both jobs are on it.
+  for (let i = 0; i < 60; i++) {
+    const board = await fetch(`${worker.origin}/api/v1.1/board/jobs?t=${i}`).then((res) => res.json());
+    if (board.data?.length === 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  const axeContext = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const pageWithJs = await axeContext.newPage();
+
+  /** axe-core's WCAG 2.1 A and AA rules on the page as it is now. */
+  async function accessible(page, name) {
+    await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () => {
+      const result = await globalThis.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    });
+    check(`axe-core: no WCAG 2.1 AA violation on ${name}`, violations.length === 0, violations.join("\n    "));
+  }
+  const shot = (page, file) => page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+
+  // Search by word, keyboard only.
+  const page = pageWithJs;
+  await page.goto(`${worker.origin}/`);
+  await accessible(page, "the search page");
+  await page.keyboard.press("Tab"); // the site link
+  await page.keyboard.press("Tab"); // the language link
+  await page.keyboard.press("Tab"); // keywords
+  check("keyboard: Tab reaches the keywords field", await page.evaluate(() => document.activeElement?.id === "q"));
+  await page.keyboard.type("warehouse");
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\?q=warehouse/);
+  check("search by word: the address keeps the query", new URL(page.url()).searchParams.get("q") === "warehouse");
+  check("search by word: the job is found", (await page.locator("ol.results li").count()) === 1 && (await page.getByRole("link", { name: "Warehouse Lead" }).count()) === 1);
+  await accessible(page, "the results page");
+  await shot(page, "board-search.png");
+
+  // Search by place and radius.
+  await page.goto(`${worker.origin}/`);
+  await page.fill("#place", "Burnaby");
+  await page.fill("#radiusKm", "25");
+  await page.click("button[type=submit]");
+  await page.waitForLoadState("load");
+  const near = await page.locator("ol.results li").allInnerTexts();
+  check("search by place and radius: the Vancouver job within 25 km of Burnaby, with its distance", near.length === 1 && /Warehouse Lead/.test(near[0]) && /\d+(\.\d)? km/.test(near[0]), near.join(" | "));
+
+  // Open the job, apply with errors, then with a PDF.
+  await page.goto(`${worker.origin}/`);
+  await page.getByRole("link", { name: "Warehouse Lead" }).click();
+  await page.waitForLoadState("load");
+  check("open a job: its page, canonical address", /\/jobs\/\d+-warehouse-lead$/.test(page.url()));
+  check("the job page holds a JobPosting", (await page.locator('script[type="application/ld+json"]').count()) === 1);
+  await accessible(page, "a job page");
+  await shot(page, "board-job.png");
+  await page.fill("#apply-name", "Ada Lovelace");
+  await page.fill("#apply-email", "ada@example"); // the browser accepts it; the API's rules do not
+  await page.check('input[name="answers[permit]"][value="true"]');
+  await page.click("form[enctype] button[type=submit]");
+  await page.waitForLoadState("load");
+  check("apply with errors: the form again, values kept", (await page.inputValue("#apply-name")) === "Ada Lovelace");
+  check("apply with errors: the message tied to its field", (await page.getAttribute("#apply-email", "aria-invalid")) === "true" && (await page.locator("#apply-email-error").count()) === 1);
+  await accessible(page, "the apply form with errors");
+  await page.fill("#apply-email", "ada@example.com");
+  await page.check('input[name="answers[permit]"][value="true"]');
+  await page.setInputFiles("#apply-resume", { name: "cv.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.7\n%%EOF\n") });
+  await page.click("form[enctype] button[type=submit]");
+  await page.waitForLoadState("load");
+  check("apply with a PDF: the confirmation page", /\/sent$/.test(page.url()) && (await page.locator("h1").innerText()) === "Application sent");
+  await accessible(page, "the confirmation page");
+  const applications = await api(`/jobs/${emailJob.body.id}/applications`);
+  check("the employer has the application with its résumé", applications.body?.data?.[0]?.resume?.filename === "cv.pdf", JSON.stringify(applications.body).slice(0, 200));
+
+  // French pages.
+  await page.goto(`${worker.origin}/fr/emplois/${urlJob.body.id}`);
+  check("French job page: the French version, French interface", (await page.locator("h1").innerText()) === "Comptable principal" && (await page.locator("html").getAttribute("lang")) === "fr");
+  await accessible(page, "a French job page");
+  await page.goto(`${worker.origin}/fr/?q=comptable`);
+  await accessible(page, "the French search page");
+
+  // JavaScript off: the same paths work, and no page runs a script.
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  const violations = [];
+  plain.on("console", (message) => /Content Security Policy/i.test(message.text()) && violations.push(message.text()));
+  await plain.goto(`${worker.origin}/?q=warehouse`);
+  await plain.getByRole("link", { name: "Warehouse Lead" }).click();
+  await plain.waitForLoadState("load");
+  await plain.fill("#apply-name", "Grace Hopper");
+  await plain.fill("#apply-email", "grace@example.com");
+  await plain.check('input[name="answers[permit]"][value="true"]');
+  await plain.click("form[enctype] button[type=submit]");
+  await plain.waitForLoadState("load");
+  check("JavaScript off: search, open the job and apply", /\/sent$/.test(plain.url()));
+  check("no Content-Security-Policy violation", violations.length === 0, violations.join("\n    "));
+  await noJs.close();
+} catch (error) {
+  check("the browser test ran to the end", false, error instanceof Error ? error.stack : String(error));
+} finally {
+  await browser?.close().catch(() => {});
+  worker?.stop();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(state, { recursive: true, force: true });
+}
+
+const failed = results.filter((result) => !result.ok).length;
+const reportIndex = process.argv.indexOf("--report");
+if (reportIndex > 0 && process.argv[reportIndex + 1]) {
+  const report = process.argv[reportIndex + 1];
+  mkdirSync(dirname(report), { recursive: true });
+  writeFileSync(report, JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed, success: failed === 0 }));
+}
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
