@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync } from "./lib/batch.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
-import { measureApply, measureBoard, measureBoardLatency, measureScreening, measureWebhookOverhead } from "./lib/capabilities.mjs";
+import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWithoutPostingRules, bundleWorker, measureBundle } from "./lib/build.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
@@ -360,6 +360,7 @@ try {
     step,
   });
   const apply = await measureApply(origin, { db, createEmployer: (name) => createEmployer(db, kv, name), samples: APPLY_SAMPLES, problems, step });
+  const pages = await measurePages(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: ROUNDS * 2, problems, step });
   const screening = await measureScreening(origin, { createEmployer: (name) => createEmployer(db, kv, name), samples: SCREENING_SAMPLES, problems, step });
 
   // --- report --------------------------------------------------------------------------
@@ -394,6 +395,7 @@ try {
     postingRules,
     apply,
     screening,
+    pages,
     qVsPage1,
     bundle,
     seedCheck: derived,

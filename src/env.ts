@@ -18,13 +18,14 @@ export interface Env {
   RESUMES: R2Bucket;
   /** The Email Service binding that sends the copy of each application. */
   EMAIL: SendEmail;
-  /** Application copies to email; the same Worker consumes them. */
-  /** DESIGN 15, 20: the emails about applications (src/applications/copies.ts). */
+  /** DESIGN 15, 20: the emails about applications (src/applications/copies.ts); the same Worker consumes them. */
   EMAIL_QUEUE: Queue<{ applicationId: number } | { applicantEmailId: number }>;
   /** The sender of application copies (an address of a domain set up for Email Routing). */
   EMAIL_FROM?: string;
   /** When set, applications need a valid Cloudflare Turnstile token. */
   TURNSTILE_SECRET?: string;
+  /** DESIGN 18: Turnstile's site key: when set, the apply form on job pages shows the widget. */
+  TURNSTILE_SITE_KEY?: string;
   /** Failed authentications per client address. */
   AUTH_FAILURE_RATE_LIMITER: RateLimit;
   /** The JOB_RATE_LIMITER's limit per 60 s, as wrangler.toml sets it: told to clients in RateLimit-Policy. */

@@ -356,3 +356,19 @@ describe("report a job, and the fraud policy (DESIGN 18, 18a)", () => {
     expect(await (await page("/")).text()).toContain('<a href="/fraud-policy">Fraudulent postings</a>');
   });
 });
+
+describe("Turnstile on the apply form (DESIGN 18)", () => {
+  it("with a site key, the form shows the widget and the CSP lets its script and frame in; without, neither", async () => {
+    const { env } = await import("cloudflare:workers");
+    const worker = (await import("../src/index")).default;
+    const path = `/jobs/${emailJob.id}-payroll-clerk?turnstile=${Date.now()}`;
+    const res = await worker.fetch(new Request(`${BASE}${path}`), { ...env, TURNSTILE_SITE_KEY: "1x00000000000000000000AA" }, { waitUntil: () => {} } as unknown as ExecutionContext);
+    const html = await res.text();
+    expect(html).toContain('<div class="cf-turnstile" data-sitekey="1x00000000000000000000AA" data-language="en"></div>');
+    expect(html).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+    expect(res.headers.get("Content-Security-Policy")).toContain("script-src https://challenges.cloudflare.com");
+    expect(res.headers.get("Content-Security-Policy")).not.toContain("unsafe-inline");
+    const plain = await (await page(`/jobs/${emailJob.id}-payroll-clerk`)).text();
+    expect(plain).not.toContain("cf-turnstile");
+  });
+});

@@ -209,3 +209,34 @@ export async function measureScreening(origin, { createEmployer, samples, proble
   );
   return outcome;
 }
+
+/**
+ * DESIGN 18 (issue 25): the board's web pages against the board API request each renders, cache
+ * misses, in slices ordered ABBA so drift hits both alike: a job page against `GET
+ * /board/jobs/{id}`, the search page with `q` against the list with the same `q`.
+ */
+export async function measurePages(origin, { jobId, connections, seconds, rounds, problems, step }) {
+  const miss = (path) => ({ host: HOSTS.api, method: "GET", path, next: () => ({ path: fresh(path) }) });
+  const pairs = {
+    job: { page: `/jobs/${jobId}`, api: `${API}/board/jobs/${jobId}` },
+    search: { page: "/?q=accountant", api: `${API}/board/jobs?q=accountant&pageSize=20` },
+  };
+  // The job page's canonical address (a bare id is a 301).
+  const first = await send(origin, { host: HOSTS.api, path: pairs.job.page });
+  if (first.status === 301) pairs.job.page = new URL(first.headers.location).pathname;
+  const outcome = {};
+  for (const [name, pair] of Object.entries(pairs)) {
+    const rates = { page: [], api: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const side of i % 2 === 0 ? ["page", "api"] : ["api", "page"]) {
+        const run = await load(origin, { ...miss(pair[side]), connections, seconds });
+        if (Object.keys(run.statuses).some((code) => code !== "200")) problems.push(`pages ${name} (${side}): ${JSON.stringify(run.statuses)}`);
+        rates[side].push(run.requestsPerSecond);
+      }
+    }
+    const mean = (list) => list.reduce((sum, x) => sum + x, 0) / list.length;
+    outcome[name] = { page: mean(rates.page), api: mean(rates.api), ratio: mean(rates.page) / mean(rates.api), path: pair.page };
+    step(`pages ${name} (misses): ${outcome[name].page.toFixed(0)} req/s ÷ board API ${outcome[name].api.toFixed(0)} = ${outcome[name].ratio.toFixed(2)}`);
+  }
+  return outcome;
+}

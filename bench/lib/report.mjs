@@ -179,6 +179,18 @@ export function evaluate(r) {
           },
         ]
       : []),
+    ...(r.pages
+      ? [
+          ["job", "A job page"],
+          ["search", "The search page with `q`"],
+        ].map(([name, label]) => ({
+          id: `pages:${name}`,
+          target: `${label} (cache misses): ≥ 0.8 × the throughput of the board API request it renders (DESIGN 18)`,
+          measured: `${fixed(r.pages[name].page, 0)} ÷ ${fixed(r.pages[name].api, 0)} req/s = ${fixed(r.pages[name].ratio)}`,
+          pass: r.pages[name].ratio >= 0.8,
+          value: r.pages[name].ratio,
+        }))
+      : []),
     // DESIGN 17: `q` at the largest board (≥ 250 000 active jobs) ≤ 1.5 × at 1 000; list page 1 keeps DESIGN 14's 2 ×.
     ...[["list", 2], ["q", 1.5]].map(([kind, max]) => ({
       id: `boardGrowth:${kind}`,

@@ -33,7 +33,10 @@ const valueOf = (state: ApplyState | undefined, name: string) => {
   return Array.isArray(value) ? value : value === undefined ? [] : [value];
 };
 
-export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; state?: ApplyState }) {
+/** Turnstile's widget script: the only script a page may load, and only with a site key. */
+export const TURNSTILE_ORIGIN = "https://challenges.cloudflare.com";
+
+export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; state?: ApplyState; turnstileSiteKey?: string }) {
   const { job, lang, state } = props;
   const words = WORDS[lang];
   const text = (name: string) => valueOf(state, name)[0] ?? "";
@@ -144,6 +147,12 @@ export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; st
           />
           <Message field="resume" state={state} />
         </p>
+        {props.turnstileSiteKey ? (
+          <>
+            <div class="cf-turnstile" data-sitekey={props.turnstileSiteKey} data-language={lang}></div>
+            <script src={`${TURNSTILE_ORIGIN}/turnstile/v0/api.js`} async defer></script>
+          </>
+        ) : null}
         <button type="submit">{words.send}</button>
       </form>
     </section>

@@ -12,6 +12,7 @@ import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
 import { WORDS, type Lang } from "./i18n";
+import { TURNSTILE_ORIGIN } from "./apply-form";
 import { contentOf, JobPage, MissingJobPage, SentPage } from "./job-page";
 import { FRAUD_POLICY, HOME, jobPath, parseJobAddress, REPORT, slugOf } from "./paths";
 import { FraudPolicyPage, ReportPage } from "./report-page";
@@ -36,6 +37,13 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const withPageHeaders = (c: Context<AppEnv>) => {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
 };
+
+/** A job page with the apply form may load Turnstile's script and frame, when a site key is set (DESIGN 18). */
+function allowTurnstile(c: Context<AppEnv>) {
+  if (!c.env.TURNSTILE_SITE_KEY) return;
+  const policy = PAGE_HEADERS["Content-Security-Policy"];
+  c.header("Content-Security-Policy", `${policy}; script-src ${TURNSTILE_ORIGIN}; frame-src ${TURNSTILE_ORIGIN}; connect-src ${TURNSTILE_ORIGIN}`);
+}
 
 async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
   withPageHeaders(c);
@@ -84,7 +92,8 @@ async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
   withPageHeaders(c);
   const found = await jobOfAddress(c, lang);
   if ("response" in found) return found.response;
-  return c.html(<JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} />);
+  if (found.job.apply?.method === "email") allowTurnstile(c);
+  return c.html(<JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} turnstileSiteKey={c.env.TURNSTILE_SITE_KEY} />);
 }
 
 /**
@@ -116,7 +125,11 @@ async function applyOnPage(c: Context<AppEnv>, lang: Lang) {
     const values = Object.fromEntries(Object.entries(fields).flatMap(([name, value]) => (typeof value === "string" || Array.isArray(value) ? [[name, value as string | string[]]] : [])));
     const errors = Object.fromEntries((error.extra.errors ?? []).map((e) => [e.field, e.message]));
     const state = { values, errors, problem: error.extra.errors ? undefined : error.detail };
-    return c.html(<JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} apply={state} />, error.status as 400);
+    allowTurnstile(c);
+    return c.html(
+      <JobPage job={found.job} lang={lang} addresses={found.addresses} action={found.paths[lang]} apply={state} turnstileSiteKey={c.env.TURNSTILE_SITE_KEY} />,
+      error.status as 400,
+    );
   }
 }
 

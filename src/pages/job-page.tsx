@@ -20,7 +20,7 @@ export function jobPostingOf(job: BoardJob, url: string, lang: Lang) {
   return { ...job.jsonLd, title, description: description ?? "", identifier: { "@type": "PropertyValue", name: "id", value: job.id }, url };
 }
 
-export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<Lang, string>; action: string; apply?: ApplyState }) {
+export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<Lang, string>; action: string; apply?: ApplyState; turnstileSiteKey?: string }) {
   const { job, lang, addresses } = props;
   const words = WORDS[lang];
   const { title, description } = contentOf(job, lang);
@@ -69,7 +69,7 @@ export function JobPage(props: { job: BoardJob; lang: Lang; addresses: Record<La
             {raw(description)}
           </section>
         ) : null}
-        {job.apply?.method === "email" ? <ApplyForm job={job} lang={lang} action={props.action} state={props.apply} /> : null}
+        {job.apply?.method === "email" ? <ApplyForm job={job} lang={lang} action={props.action} state={props.apply} turnstileSiteKey={props.turnstileSiteKey} /> : null}
         <p>
           <a href={`${props.action}${REPORT}`} rel="nofollow">
             {words.report}
