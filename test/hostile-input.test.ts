@@ -184,14 +184,29 @@ describe("hostile input: reference data, authentication and unknown paths (OWASP
     );
   });
 
+  const SERVED_PAGE = /^\/(|fr|fr\/.*|jobs\/.*|withdraw\/.*|site\.css|robots\.txt|sitemap(-\d+)?\.xml|fraud-policy)$/;
+
   it("unknown paths and methods are 404 or 405 problem+json, never a 5xx", async () => {
     const method = fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "MKCOL");
     await fc.assert(
       fc.asyncProperty(method, fc.array(pathSegment, { minLength: 1, maxLength: 4 }), async (m, segments) => {
         const path = `/${segments.join("/")}`;
+        // The board's web pages (DESIGN 18) and the withdraw pages are served paths, answered in HTML.
+        fc.pre(!SERVED_PAGE.test(new URL(`https://api.test${path}`).pathname));
         const res = await send(path, { method: m });
         expect([404, 405], `${m} ${path}`).toContain(res.status);
         await expectSafeResponse(res, `${m} ${path}`);
+      }),
+      RUNS,
+    );
+  });
+
+  it("the board's pages under any job address and method never cause a 5xx (DESIGN 18)", async () => {
+    const method = fc.constantFrom("GET", "POST", "HEAD");
+    await fc.assert(
+      fc.asyncProperty(method, fc.constantFrom("/jobs/", "/fr/emplois/"), pathSegment, fc.constantFrom("", "/sent", "/report"), async (m, base, segment, tail) => {
+        const res = await send(`${base}${segment}${tail}`, { method: m, headers: { "CF-Connecting-IP": `10.5.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+        expect(res.status, `${m} ${base}${segment}${tail}`).toBeLessThan(500);
       }),
       RUNS,
     );
