@@ -164,14 +164,18 @@ export const WORDS = {
 
 const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
 
+// Made once per isolate: building a formatter costs far more than using one.
+const DATES = { en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", timeZone: "UTC" }), fr: new Intl.DateTimeFormat(LOCALE.fr, { dateStyle: "long", timeZone: "UTC" }) };
+const MONEY = { en: new Intl.NumberFormat(LOCALE.en, { style: "currency", currency: "CAD" }), fr: new Intl.NumberFormat(LOCALE.fr, { style: "currency", currency: "CAD" }) };
+
 /** `November 23, 2026` / `23 novembre 2026`, in UTC as the API's dates are. */
 export function formatDate(lang: Lang, iso: string): string {
-  return new Intl.DateTimeFormat(LOCALE[lang], { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+  return DATES[lang].format(new Date(iso));
 }
 
 /** `$65,000.00` / `65 000,00 $`. */
 export function formatMoney(lang: Lang, amount: number): string {
-  return new Intl.NumberFormat(LOCALE[lang], { style: "currency", currency: "CAD" }).format(amount);
+  return MONEY[lang].format(amount);
 }
 
 /** A salary as a range with its unit: `$60,000.00 – $70,000.00 a year`. */
