@@ -45,6 +45,13 @@ const DAY = 86_400_000;
 const withdrawPage = (path: string, method = "GET") =>
   request(`${BASE}${path}`, { method, undocumented: true, headers: { "CF-Connecting-IP": `10.8.${Math.floor(++ip / 200)}.${ip % 200}` } });
 
+/** A multipart application of these fields (a list: the field repeated). */
+function formOf(fields: Record<string, string | string[]>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) form.append(name, one);
+  return form;
+}
+
 /** The email queue's consumer given these applicant emails, sending through a recording binding. */
 async function sendApplicantEmails(applicationId: number) {
   const { results } = await env.DB.prepare("SELECT id FROM applicant_emails WHERE application_id = ? AND status = 'pending' ORDER BY id").bind(applicationId).all<{ id: number }>();
@@ -95,44 +102,28 @@ describe("answers on apply (DESIGN 20)", () => {
   });
 
   it("multipart: one answers field holding JSON", async () => {
-    const form = new FormData();
-    form.set("name", "Katherine Johnson");
-    form.set("email", "kj@example.com");
-    form.set("answers", JSON.stringify({ permit: true, langs: ["French", "English"] }));
+    const form = formOf({ name: "Katherine Johnson", email: "kj@example.com", answers: JSON.stringify({ permit: true, langs: ["French", "English"] }) });
     const res = await apply(job.id, { form });
     expect(res.status).toBe(201);
     expect((await (await read((await res.json<any>()).id)).json<any>()).answers).toEqual({ permit: true, langs: ["French", "English"] });
   });
 
   it("multipart: one field per question, answers[key], multiChoice repeated, yesNo true/false, numbers as JSON numbers", async () => {
-    const form = new FormData();
-    form.set("name", "Dorothy Vaughan");
-    form.set("email", "dv@example.com");
-    form.set("answers[permit]", "true");
-    form.append("answers[langs]", "English");
-    form.append("answers[langs]", "Other");
-    form.set("answers[years]", "12");
+    const form = formOf({ name: "Dorothy Vaughan", email: "dv@example.com", "answers[permit]": "true", "answers[langs]": ["English", "Other"], "answers[years]": "12" });
     const res = await apply(job.id, { form });
     expect(res.status).toBe(201);
     expect(await (await read((await res.json<any>()).id)).json<any>()).toMatchObject({ answers: { permit: true, langs: ["English", "Other"], years: 12 }, screenedOut: true });
   });
 
   it("multipart: bad answers are named; both shapes at once is a 400 on answers", async () => {
-    const form = new FormData();
-    form.set("name", "Mary Jackson");
-    form.set("email", "mj@example.com");
-    form.set("answers[permit]", "yes");
-    form.set("answers[years]", "twelve");
+    const form = formOf({ name: "Mary Jackson", email: "mj@example.com", "answers[permit]": "yes", "answers[years]": "twelve" });
     const res = await apply(job.id, { form });
     expect(res.status).toBe(400);
     expect((await problemOf(res)).errors!.map((error) => error.field)).toEqual(["answers.permit", "answers.years"]);
     form.set("answers", JSON.stringify({ permit: true }));
     const both = await apply(job.id, { form });
     expect((await problemOf(both)).errors!.map((error) => error.field)).toEqual(["answers"]);
-    const broken = new FormData();
-    broken.set("name", "Mary Jackson");
-    broken.set("email", "mj@example.com");
-    broken.set("answers", "{not json");
+    const broken = formOf({ name: "Mary Jackson", email: "mj@example.com", answers: "{not json" });
     expect((await problemOf(await apply(job.id, { form: broken }))).errors!.map((error) => error.field)).toEqual(["answers"]);
   });
 });

@@ -36,6 +36,24 @@ function Field(props: { name: keyof SearchForm; label: string; hint?: string; er
   );
 }
 
+/** A labelled select of filter values, "any" first. */
+function Choice(props: { name: keyof SearchForm; label: string; any: string; chosen?: string; options: [string, string][] }) {
+  return (
+    <Field name={props.name} label={props.label}>
+      {() => (
+        <select id={props.name} name={props.name}>
+          <option value="">{props.any}</option>
+          {props.options.map(([value, shown]) => (
+            <option value={value} selected={props.chosen === value}>
+              {shown}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 export function SearchPage(props: Props) {
   const { lang, form, errors, reference } = props;
   const words = WORDS[lang];
@@ -55,42 +73,12 @@ export function SearchPage(props: Props) {
             <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" aria-invalid={invalid("radiusKm")} aria-describedby={describedBy} />
           )}
         </Field>
-        <Field name="province" label={words.province}>
-          {() => (
-            <select id="province" name="province">
-              <option value="">{words.anyProvince}</option>
-              {PROVINCES.map((p) => (
-                <option value={p.code} selected={form.province === p.code}>
-                  {lang === "fr" ? (p.frenchName ?? p.name) : p.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field name="category" label={words.categories}>
-          {() => (
-            <select id="category" name="category">
-              <option value="">{words.anyCategory}</option>
-              {reference.categories.map((c) => (
-                <option value={String(c.id)} selected={form.category === String(c.id)}>
-                  {categoryName(lang, c)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field name="positionType" label={words.positionType}>
-          {() => (
-            <select id="positionType" name="positionType">
-              <option value="">{words.anyType}</option>
-              {reference.positionTypes.map((t) => (
-                <option value={String(t.id)} selected={form.positionType === String(t.id)}>
-                  {positionTypeName(lang, t)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <Choice name="province" label={words.province} any={words.anyProvince} chosen={form.province}
+          options={PROVINCES.map((p) => [p.code, lang === "fr" ? (p.frenchName ?? p.name) : p.name])} />
+        <Choice name="category" label={words.categories} any={words.anyCategory} chosen={form.category}
+          options={reference.categories.map((c) => [String(c.id), categoryName(lang, c)])} />
+        <Choice name="positionType" label={words.positionType} any={words.anyType} chosen={form.positionType}
+          options={reference.positionTypes.map((t) => [String(t.id), positionTypeName(lang, t)])} />
         <Field name="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
           {(describedBy) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} aria-invalid={invalid("salaryMin")} aria-describedby={describedBy} />}
         </Field>

@@ -6,12 +6,13 @@
 // Prints "N passed, M failed"; exits 1 on failure.
 //
 //   node test/browser/board-pages.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { checks } from "./checks.mjs";
 import { newApiKey } from "../../scripts/lib/employers.mjs";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { wrangler } from "../../scripts/lib/wrangler.mjs";
@@ -22,11 +23,7 @@ const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SCREENSHOTS = process.env.SCREENSHOTS ?? join(root, "docs");
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-const results = [];
-function check(name, ok, detail = "") {
-  results.push({ name, ok });
-  console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
-}
+const { check, finish } = checks();
 
 const state = mkdtempSync(join(tmpdir(), "board-pages-state-"));
 const profile = mkdtempSync(join(tmpdir(), "board-pages-profile-"));
@@ -171,12 +168,4 @@ try {
   rmSync(state, { recursive: true, force: true });
 }
 
-const failed = results.filter((result) => !result.ok).length;
-const reportIndex = process.argv.indexOf("--report");
-if (reportIndex > 0 && process.argv[reportIndex + 1]) {
-  const report = process.argv[reportIndex + 1];
-  mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed, success: failed === 0 }));
-}
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -6,11 +6,12 @@
 //   npm run test:browser              (needs Chromium: apt-get install -y chromium)
 //   CHROMIUM=/path/to/chrome DOCS_SCREENSHOT=/tmp/page.png npm run test:browser
 //   npm run test:browser -- --report .ci/reports/browser.json   (counts, vitest JSON fields)
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { checks } from "./checks.mjs";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -26,11 +27,7 @@ const OPERATIONS = [
   "Search locations",
 ];
 
-const results = [];
-function check(name, ok, detail = "") {
-  results.push({ name, ok });
-  console.log(`${ok ? "✓" : "✗"} ${name}${ok || !detail ? "" : `\n    ${detail}`}`);
-}
+const { check, finish } = checks();
 
 const state = mkdtempSync(join(tmpdir(), "docs-page-state-"));
 const profile = mkdtempSync(join(tmpdir(), "docs-page-profile-"));
@@ -115,12 +112,4 @@ try {
   rmSync(state, { recursive: true, force: true });
 }
 
-const failed = results.filter((result) => !result.ok).length;
-const reportIndex = process.argv.indexOf("--report");
-if (reportIndex > 0 && process.argv[reportIndex + 1]) {
-  const report = process.argv[reportIndex + 1];
-  mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed, success: failed === 0 }));
-}
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();
