@@ -128,13 +128,25 @@ describe("job pages (DESIGN 18)", () => {
     expect((await request(`${BASE}${path}`, { undocumented: true, headers: { "If-None-Match": etag } })).status).toBe(304);
   });
 
-  it("the one stylesheet is served as CSS, cached, well under the page budget", async () => {
-    const res = await request(`${BASE}/site.css`, { undocumented: true });
-    expect(res.headers.get("Content-Type")).toMatch(/^text\/css/);
-    expect(res.headers.get("Cache-Control")).toContain("max-age=86400");
-    const css = await res.text();
+  it("the one stylesheet is served as CSS, cached for a year at an address naming its content, well under the page budget", async () => {
     const html = await (await page(`/jobs/${job.id}-senior-accountant`)).text();
+    const stylesheet = /<link rel="stylesheet" href="(\/site\.[0-9a-f]{8}\.css)"/.exec(html)?.[1];
+    expect(stylesheet).toBeDefined();
+    const res = await request(`${BASE}${stylesheet}`, { undocumented: true });
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/css/);
+    expect(res.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const css = await res.text();
     expect(css.length + html.length).toBeLessThan(60 * 1024);
+  });
+
+  it("the site's icon is linked from every page and served as SVG, so a browser's request for one finds it", async () => {
+    const html = await (await page("/")).text();
+    const icon = /<link rel="icon" href="(\/icon\.[0-9a-f]{8}\.svg)" type="image\/svg\+xml"/.exec(html)?.[1];
+    expect(icon).toBeDefined();
+    const res = await request(`${BASE}${icon}`, { undocumented: true });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("image/svg+xml");
+    expect(await res.text()).toMatch(/^<svg /);
   });
 });
 
@@ -366,7 +378,10 @@ describe("Turnstile on the apply form (DESIGN 18)", () => {
     const html = await res.text();
     expect(html).toContain('<div class="cf-turnstile" data-sitekey="1x00000000000000000000AA" data-language="en"></div>');
     expect(html).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
-    expect(res.headers.get("Content-Security-Policy")).toContain("script-src https://challenges.cloudflare.com");
+    const policy = res.headers.get("Content-Security-Policy")!;
+    expect(policy).toContain("script-src https://challenges.cloudflare.com");
+    expect(policy).toContain("connect-src 'self' https://challenges.cloudflare.com");
+    expect(policy.match(/connect-src/g)).toHaveLength(1);
     expect(res.headers.get("Content-Security-Policy")).not.toContain("unsafe-inline");
     const plain = await (await page(`/jobs/${emailJob.id}-payroll-clerk`)).text();
     expect(plain).not.toContain("cf-turnstile");

@@ -3,7 +3,7 @@ import { raw } from "hono/html";
 import { FRAUD_POLICY, HOME } from "./paths";
 import { WORDS, type Lang } from "./i18n";
 import { scriptJson } from "./json-ld";
-import { STYLESHEET_PATH } from "./style";
+import { ICON_PATH, STYLESHEET_PATH } from "./assets";
 
 export interface PageMeta {
   lang: Lang;
@@ -39,6 +39,7 @@ export function Layout(props: PageMeta & { children: Child }) {
         <meta property="og:url" content={addresses[lang]} />
         <meta property="og:locale" content={lang === "fr" ? "fr_CA" : "en_CA"} />
         <link rel="stylesheet" href={STYLESHEET_PATH} />
+        <link rel="icon" href={ICON_PATH} type="image/svg+xml" />
         {props.jsonLd ? <script type="application/ld+json">{raw(scriptJson(props.jsonLd))}</script> : null}
       </head>
       <body>

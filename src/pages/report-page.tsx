@@ -44,6 +44,7 @@ export function ReportPage(props: {
                 {words.reason} ({words.required})
               </label>
               <select id="report-reason" name="reason" required {...tie("reason")}>
+                <option value="">{words.chooseReason}</option>
                 {REPORT_REASONS.map((reason) => (
                   <option value={reason} selected={props.values?.reason === reason}>
                     {words.reasons[reason]}

@@ -1,22 +1,19 @@
-// Browser test of the board's pages (DESIGN 18): `wrangler dev` on a free port with fresh local
-// state, two jobs made through the API, then Chromium (Playwright's library, the system's
-// Chromium) searches by word and by place and radius, opens a job, applies with a PDF and sees
+// Browser test of the board's pages (DESIGN 18): the site with two jobs (site.mjs), then Chromium
+// (Playwright's library, the system's Chromium) searches by word and by place and radius, opens a job, applies with a PDF and sees
 // the confirmation, applies with errors and sees them, does it all again with JavaScript off,
-// reads the French pages, and runs axe-core (WCAG 2.1 AA) on every page type. Saves screenshots.
+// reads the French pages, and runs axe-core (WCAG 2.1 AA) on every page type; html-validate checks
+// each page type's HTML as served against the HTML standard. Saves screenshots.
 // Prints "N passed, M failed"; exits 1 on failure.
 //
 //   node test/browser/board-pages.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { HtmlValidate } from "html-validate";
 import { chromium } from "playwright-core";
 import { checks } from "./checks.mjs";
-import { newApiKey } from "../../scripts/lib/employers.mjs";
-import { startDevServer } from "../../scripts/lib/dev-server.mjs";
-import { wrangler } from "../../scripts/lib/wrangler.mjs";
-import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { startSite } from "./site.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -25,50 +22,12 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 
 const { check, finish } = checks();
 
-const state = mkdtempSync(join(tmpdir(), "board-pages-state-"));
-const profile = mkdtempSync(join(tmpdir(), "board-pages-profile-"));
-const local = ["--local", "--persist-to", state];
-let worker;
+let site;
 let browser;
 try {
-  // The state the dev server will use: migrated, with one employer and its key.
-  for (const database of ["DB", "BOARD_DB"]) wrangler(["d1", "migrations", "apply", database, ...local]);
-  wrangler(["d1", "execute", "DB", ...local, "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch())"]);
-  const apiKey = newApiKey();
-  wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId: 1 }), "--binding=API_KEYS", ...local]);
-  worker = await startDevServer(state);
-  const api = async (path, init = {}) => {
-    const res = await fetch(`${worker.origin}/api/v1.1${path}`, {
-      ...init,
-      headers: { "API-Key": apiKey, "Content-Type": "application/json", ...init.headers },
-      body: init.json ? JSON.stringify(init.json) : undefined,
-    });
-    return { status: res.status, body: await res.json().catch(() => null) };
-  };
-  const emailJob = await api("/jobs", {
-    method: "POST",
-    json: {
-      title: "Warehouse Lead", status: "active", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 18 }],
-      salary: { amount: 55000, maxAmount: 62000, type: { id: 1 } }, applicantRoutingType: { id: 1 }, applicationEmail: "hr@browser.example",
-      description: "<p>Lead a <strong>friendly</strong> team.</p>",
-      questions: [{ key: "permit", text: "Are you legally entitled to work in Canada?", type: "yesNo", required: true }],
-    },
-  });
-  const urlJob = await api("/jobs", {
-    method: "POST",
-    json: {
-      title: "Senior Accountant", status: "active", locations: [{ description: "Montréal, QC" }], categories: [{ id: 1 }],
-      applicantRoutingType: { id: 2 }, applicationUrl: "https://careers.example.com/apply",
-      translations: { fr: { title: "Comptable principal", description: "<p>Joignez-vous à l'équipe.</p>" } },
-    },
-  });
+  site = await startSite();
+  const { api, emailJob, urlJob } = site;
   check("two jobs made through the API", emailJob.status === 201 && urlJob.status === 201, JSON.stringify([emailJob, urlJob]).slice(0, 300));
-  // The board is fed by its queue: wait until both jobs are on it.
-  for (let i = 0; i < 60; i++) {
-    const board = await fetch(`${worker.origin}/api/v1.1/board/jobs?t=${i}`).then((res) => res.json());
-    if (board.data?.length === 2) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
   const axeContext = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
@@ -83,11 +42,19 @@ try {
     });
     check(`axe-core: no WCAG 2.1 AA violation on ${name}`, violations.length === 0, violations.join("\n    "));
   }
+  /** The HTML as served (not the browser's DOM), against the HTML standard's rules. */
+  const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
+  async function validHtml(name, path, init) {
+    const html = await fetch(`${site.origin}${path}`, init).then((res) => res.text());
+    const report = await validator.validateString(html);
+    const messages = report.results.flatMap((result) => result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+    check(`valid HTML: ${name}`, report.valid, messages.join("\n    "));
+  }
   const shot = (page, file) => page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
 
   // Search by word, keyboard only.
   const page = pageWithJs;
-  await page.goto(`${worker.origin}/`);
+  await page.goto(`${site.origin}/`);
   await accessible(page, "the search page");
   await page.keyboard.press("Tab"); // the site link
   await page.keyboard.press("Tab"); // the language link
@@ -102,7 +69,7 @@ try {
   await shot(page, "board-search.png");
 
   // Search by place and radius.
-  await page.goto(`${worker.origin}/`);
+  await page.goto(`${site.origin}/`);
   await page.fill("#place", "Burnaby");
   await page.fill("#radiusKm", "25");
   await page.click("button[type=submit]");
@@ -111,10 +78,11 @@ try {
   check("search by place and radius: the Vancouver job within 25 km of Burnaby, with its distance", near.length === 1 && /Warehouse Lead/.test(near[0]) && /\d+(\.\d)? km/.test(near[0]), near.join(" | "));
 
   // Open the job, apply with errors, then with a PDF.
-  await page.goto(`${worker.origin}/`);
+  await page.goto(`${site.origin}/`);
   await page.getByRole("link", { name: "Warehouse Lead" }).click();
   await page.waitForLoadState("load");
   check("open a job: its page, canonical address", /\/jobs\/\d+-warehouse-lead$/.test(page.url()));
+  const jobAddress = new URL(page.url()).pathname;
   check("the job page holds a JobPosting", (await page.locator('script[type="application/ld+json"]').count()) === 1);
   await accessible(page, "a job page");
   await shot(page, "board-job.png");
@@ -137,18 +105,39 @@ try {
   check("the employer has the application with its résumé", applications.body?.data?.[0]?.resume?.filename === "cv.pdf", JSON.stringify(applications.body).slice(0, 200));
 
   // French pages.
-  await page.goto(`${worker.origin}/fr/emplois/${urlJob.body.id}`);
+  await page.goto(`${site.origin}/fr/emplois/${urlJob.body.id}`);
   check("French job page: the French version, French interface", (await page.locator("h1").innerText()) === "Comptable principal" && (await page.locator("html").getAttribute("lang")) === "fr");
   await accessible(page, "a French job page");
-  await page.goto(`${worker.origin}/fr/?q=comptable`);
+  await page.goto(`${site.origin}/fr/?q=comptable`);
   await accessible(page, "the French search page");
+
+  // Every page type, as served.
+  const badApplication = new FormData();
+  for (const [name, value] of Object.entries({ name: "Ada", email: "ada@example", "answers[permit]": "true" })) badApplication.append(name, value);
+  for (const [name, path, init] of [
+    ["the search page", "/"],
+    ["the results page", "/?q=warehouse&place=Burnaby&radiusKm=25"],
+    ["the search form with errors", "/?radiusKm=9000&salaryMin=abc"],
+    ["a job page with the apply form", jobAddress],
+    ["a job page with an application link", `/jobs/${urlJob.body.id}`],
+    ["the apply form with errors", jobAddress, { method: "POST", body: badApplication }],
+    ["the confirmation page", `${jobAddress}/sent`],
+    ["the report form", `${jobAddress}/report`],
+    ["the fraud policy", "/fraud-policy"],
+    ["a French job page", `/fr/emplois/${urlJob.body.id}`],
+    ["the French search page", "/fr/?q=comptable"],
+    ["the French fraud policy", "/fr/politique-fraude"],
+    ["the page of an unknown job", "/jobs/999999"],
+  ]) {
+    await validHtml(name, path, init);
+  }
 
   // JavaScript off: the same paths work, and no page runs a script.
   const noJs = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
   const violations = [];
   plain.on("console", (message) => /Content Security Policy/i.test(message.text()) && violations.push(message.text()));
-  await plain.goto(`${worker.origin}/?q=warehouse`);
+  await plain.goto(`${site.origin}/?q=warehouse`);
   await plain.getByRole("link", { name: "Warehouse Lead" }).click();
   await plain.waitForLoadState("load");
   await plain.fill("#apply-name", "Grace Hopper");
@@ -163,9 +152,7 @@ try {
   check("the browser test ran to the end", false, error instanceof Error ? error.stack : String(error));
 } finally {
   await browser?.close().catch(() => {});
-  worker?.stop();
-  rmSync(profile, { recursive: true, force: true });
-  rmSync(state, { recursive: true, force: true });
+  site?.stop();
 }
 
 finish();

@@ -1,5 +1,6 @@
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { HTTP_METHODS, openApiDocument, type OpenApiDocument, type Operation } from "./openapi-document";
+import { ICON_PATH, STYLESHEET_PATH } from "../../src/pages/assets";
 
 /**
  * The contract check every response of the suite goes through (see `request()` in api.ts):
@@ -77,7 +78,8 @@ export const OUTSIDE_THE_DOCUMENT = new Map([
 export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /withdraw/:token",
   "POST /withdraw/:token",
-  "GET /site.css",
+  `GET ${STYLESHEET_PATH}`,
+  `GET ${ICON_PATH}`,
   "GET /",
   "GET /fr/",
   "GET /fr",

@@ -1,0 +1,59 @@
+// The board's site as the browser checks use it: `wrangler dev` on a free port with fresh local
+// state, one employer and its key, and two jobs made through the API (one routed by email with a
+// screening question, one by URL with a French version), waited for until the board shows both.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newApiKey } from "../../scripts/lib/employers.mjs";
+import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { wrangler } from "../../scripts/lib/wrangler.mjs";
+import { hashApiKey } from "../../src/auth/api-keys.ts";
+
+export const EMAIL_JOB = {
+  title: "Warehouse Lead", status: "active", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 18 }],
+  salary: { amount: 55000, maxAmount: 62000, type: { id: 1 } }, applicantRoutingType: { id: 1 }, applicationEmail: "hr@browser.example",
+  description: "<p>Lead a <strong>friendly</strong> team.</p>",
+  questions: [{ key: "permit", text: "Are you legally entitled to work in Canada?", type: "yesNo", required: true }],
+};
+export const URL_JOB = {
+  title: "Senior Accountant", status: "active", locations: [{ description: "Montréal, QC" }], categories: [{ id: 1 }],
+  applicantRoutingType: { id: 2 }, applicationUrl: "https://careers.example.com/apply",
+  translations: { fr: { title: "Comptable principal", description: "<p>Joignez-vous à l'équipe.</p>" } },
+};
+
+/** Resolves with the running site and its two jobs (`{ status, body }` each); `stop()` ends it. */
+export async function startSite() {
+  const state = mkdtempSync(join(tmpdir(), "board-site-state-"));
+  const local = ["--local", "--persist-to", state];
+  for (const database of ["DB", "BOARD_DB"]) wrangler(["d1", "migrations", "apply", database, ...local]);
+  wrangler(["d1", "execute", "DB", ...local, "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch())"]);
+  const apiKey = newApiKey();
+  wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId: 1 }), "--binding=API_KEYS", ...local]);
+  const worker = await startDevServer(state);
+  const stop = () => {
+    worker.stop();
+    rmSync(state, { recursive: true, force: true });
+  };
+  try {
+    const api = async (path, init = {}) => {
+      const res = await fetch(`${worker.origin}/api/v1.1${path}`, {
+        ...init,
+        headers: { "API-Key": apiKey, "Content-Type": "application/json", ...init.headers },
+        body: init.json ? JSON.stringify(init.json) : undefined,
+      });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    };
+    const emailJob = await api("/jobs", { method: "POST", json: EMAIL_JOB });
+    const urlJob = await api("/jobs", { method: "POST", json: URL_JOB });
+    // The board is fed by its queue: wait until both jobs are on it.
+    for (let i = 0; i < 60; i++) {
+      const board = await fetch(`${worker.origin}/api/v1.1/board/jobs?t=${i}`).then((res) => res.json());
+      if (board.data?.length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return { origin: worker.origin, api, emailJob, urlJob, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
