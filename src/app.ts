@@ -20,6 +20,7 @@ import { MAX_BODY_BYTES } from "./http/limits";
 import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
+import { reconcileApi } from "./jobs/reconcile/handlers";
 import { jobsApi } from "./jobs/handlers";
 import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
@@ -90,7 +91,7 @@ export function createApp(dispatcher: EventDispatcher) {
   // The job pages' apply form records events like the apply path (DESIGN 18).
   for (const path of ["/jobs/*", "/fr/emplois/*"]) app.use(path, withDispatcher);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
   app.route("/", withdrawPages);
   app.route("/", pages);
 

@@ -2,6 +2,7 @@
 export { JOB_FROM, publicColumns, selectedColumns } from "./columns";
 export { deletedEventStatement, jobEventStatements, scheduledEventSource } from "./event-sources";
 export { listJobs, type ListFilter } from "./list";
+export { reconcileJobs, unlistedJobs, type Affected, type ReconcileAction } from "./reconcile";
 export { findJob, findJobsByReference, findJobsByReferenceWithOwner, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
 export type { JobFactsRow, JobHeaderRow, JobRow, JobRulesRow } from "./rows";
 export { all, EmployerChanged, employerGuard, PlaceLimitReached, PostingRulesRefused, RevisionMismatch, writeBatch, type JobKey } from "./statements";
