@@ -132,7 +132,7 @@ describe("POST /api/v1.1/jobs/reconcile (DESIGN 21)", () => {
     for (const [json, fields] of cases) {
       const res = await reconcile(employer, json);
       expect(res.status, JSON.stringify(json).slice(0, 80)).toBe(400);
-      expect((await problemOf(res)).errors.map((e: any) => e.field).sort()).toEqual(fields);
+      expect((await problemOf(res)).errors!.map((e: any) => e.field).sort()).toEqual(fields);
     }
   });
 

@@ -190,6 +190,7 @@ describe.each([
     expect(await runScheduledJobs(env, new Date(NOW * 1000))).toEqual([
       { rule: "expiry", changed: 0 },
       { rule: "auto-refresh", changed: 0 },
+      { rule: "expiring-notices", changed: 0 },
       { rule: "idempotency-keys", changed: 0 },
     ]);
     expect(await allJobs()).toEqual(afterFirst);
@@ -259,6 +260,7 @@ describe("set-based statements", () => {
     expect(line.stages.rules.rules).toEqual([
       { rule: "expiry", changed: half },
       { rule: "auto-refresh", changed: half },
+      { rule: "expiring-notices", changed: 0 },
       { rule: "idempotency-keys", changed: 0 },
     ]);
     const counts = await env.DB.prepare(
@@ -295,6 +297,7 @@ describe("log: one structured JSON line per run", () => {
             rules: [
               { rule: "expiry", changed: 3 },
               { rule: "auto-refresh", changed: 2 },
+              { rule: "expiring-notices", changed: 0 },
               { rule: "idempotency-keys", changed: 0 },
             ],
           },
@@ -374,7 +377,7 @@ describe("log: one structured JSON line per run", () => {
     expect(line).toMatchObject({
       outcome: "error",
       stages: {
-        rules: { outcome: "ok", rules: [{ rule: "expiry", changed: 1 }, { rule: "auto-refresh", changed: 0 }, { rule: "idempotency-keys", changed: 0 }] },
+        rules: { outcome: "ok", rules: [{ rule: "expiry", changed: 1 }, { rule: "auto-refresh", changed: 0 }, { rule: "expiring-notices", changed: 1 }, { rule: "idempotency-keys", changed: 0 }] },
         events: { outcome: "ok" },
         webhooks: { outcome: "ok", requeued: expect.any(Number) },
         retention: { outcome: "ok", expired: 1 },

@@ -1,7 +1,8 @@
 import type { EventSubscriber } from "../events/dispatch";
 import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
-const shown = new Set<string>([...JOB_EVENT_TYPES, EMPLOYER_RENAMED]);
+// job.expiring changes no job: nothing for the board to show.
+const shown = new Set<string>([...JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"), EMPLOYER_RENAMED]);
 
 /**
  * At most this many events (or jobs to repair) per message of the board queue. A request's

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnySQLiteColumn,
   check,
   index,
   integer,
@@ -27,8 +28,12 @@ export const employers = sqliteTable(
     // Grows with every change of the settings: every job answer shows the employer (its name, its
     // rules' outcomes), so a job's ETag carries it, and job writes are conditioned on it.
     revision: integer("revision").notNull().default(1),
+    // DESIGN 21: an employer's test space is an employer row of its own, reached only by
+    // jpa_test_ keys; it names the employer it belongs to. Null for a live employer.
+    testOf: integer("test_of").references((): AnySQLiteColumn => employers.id),
   },
   (t) => [
+    uniqueIndex("employers_test_of_unique").on(t.testOf).where(sql`${t.testOf} IS NOT NULL`),
     check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
     check("employers_posting_rules_check", sql`${t.postingRules} IN ('warn', 'enforce')`),
     check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),
@@ -146,6 +151,17 @@ export const jobs = sqliteTable(
     index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt).where(sql`${t.status} = 'active'`),
   ],
 );
+
+/**
+ * DESIGN 21: the closeDate each job's `job.expiring` was sent for, so the cron sends it once per
+ * closeDate (a new closeDate can send it again). Apart from jobs: a notice changes no job.
+ */
+export const jobExpiryNotices = sqliteTable("job_expiry_notices", {
+  jobId: integer("job_id")
+    .primaryKey()
+    .references(() => jobs.id, { onDelete: "cascade" }),
+  closeDate: integer("close_date").notNull(),
+});
 
 export const jobLocations = sqliteTable(
   "job_locations",

@@ -7,6 +7,7 @@ export const JOB_EVENT_TYPES = [
   "job.published",
   "job.archived",
   "job.expired",
+  "job.expiring",
   "job.refreshed",
   "job.deleted",
 ] as const;

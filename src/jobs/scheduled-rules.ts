@@ -1,14 +1,16 @@
-import { and, eq, gt, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lt, lte, not, sql } from "drizzle-orm";
 import { createDatabase, toStatement, type Database } from "../db/client";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
-import { scheduledEventSource } from "./repository";
-import { employers, jobs } from "../db/schema";
+import { scheduledEventSource, unchangedJobEventSource } from "./repository";
+import { employers, jobExpiryNotices, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
 
 export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
+/** DESIGN 21a: job.expiring goes out once a job closes within 72 hours. */
+export const EXPIRING_NOTICE_SECONDS = 72 * 60 * 60;
 
-export type RuleName = "expiry" | "auto-refresh" | "idempotency-keys";
+export type RuleName = "expiry" | "auto-refresh" | "expiring-notices" | "idempotency-keys";
 
 export interface RuleOutcome {
   rule: RuleName;
@@ -26,6 +28,7 @@ export function scheduledRules(db: Database, nowSeconds: number) {
   const touched = sql`max(${jobs.updatedAt}, ${nowSeconds})`;
   // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
   const expiring = and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))!;
+  const refreshedByTheCron = and(eq(jobs.autoRefresh, true), inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited"))))!;
   const refreshing = and(
     eq(jobs.status, "active"),
     eq(jobs.autoRefresh, true),
@@ -35,19 +38,34 @@ export function scheduledRules(db: Database, nowSeconds: number) {
     // it SQLite searches that index by close_date > now (nearly every open job)
     // instead of jobs_auto_refresh_idx.
     gt(sql`+${jobs.closeDate}`, nowSeconds),
-    inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited"))),
+    refreshedByTheCron,
+  )!;
+  // DESIGN 21a: open, closing within 72 hours, not kept open by the refresh, and not yet
+  // noticed for this closeDate.
+  const closingSoon = and(
+    eq(jobs.status, "active"),
+    gt(jobs.closeDate, nowSeconds),
+    lte(jobs.closeDate, nowSeconds + EXPIRING_NOTICE_SECONDS),
+    not(refreshedByTheCron),
+    sql`NOT EXISTS (SELECT 1 FROM ${jobExpiryNotices} n WHERE n.job_id = ${jobs.id} AND n.close_date = ${jobs.closeDate})`,
   )!;
   return [
     {
       rule: "expiry",
       statement: db.update(jobs).set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(expiring),
       // DESIGN 13: job.expired for each, recorded before the UPDATE, as the UPDATE leaves it.
-      event: { type: "job.expired", condition: expiring, changes: sql`'$.status', 'archived'` },
+      event: { type: "job.expired", source: scheduledEventSource(expiring, sql`'$.status', 'archived'`) },
     },
     {
       rule: "auto-refresh",
       statement: db.update(jobs).set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(refreshing),
-      event: { type: "job.refreshed", condition: refreshing, changes: sql`'$.publishDate', ${nowSeconds}` },
+      event: { type: "job.refreshed", source: scheduledEventSource(refreshing, sql`'$.publishDate', ${nowSeconds}`) },
+    },
+    {
+      rule: "expiring-notices",
+      // Last of the job rules: a job this run expired is no longer active, and gets no notice.
+      statement: sql`INSERT OR REPLACE INTO ${jobExpiryNotices} (job_id, close_date) SELECT id, close_date FROM ${jobs} WHERE ${closingSoon}`,
+      event: { type: "job.expiring", source: unchangedJobEventSource(closingSoon) },
     },
     {
       rule: "idempotency-keys",
@@ -71,7 +89,7 @@ export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, recorded
   const changed = sql`SELECT changes() AS changed`;
   const statements = rules.flatMap((r) => [
     ...("event" in r
-      ? [recordEvents(r.event.type, now.getTime(), scheduledEventSource(r.event.condition, r.event.changes))]
+      ? [recordEvents(r.event.type, now.getTime(), r.event.source)]
       : []),
     r.statement,
     changed,

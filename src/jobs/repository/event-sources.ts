@@ -40,3 +40,9 @@ export function scheduledEventSource(condition: SQL, changes: SQL): SQL {
     WHERE j.id IN (SELECT id FROM jobs WHERE ${condition})`;
 }
 
+/** The cron's notices about jobs it does not change (job.expiring): each job as it is now. */
+export function unchangedJobEventSource(condition: SQL): SQL {
+  return sql`SELECT j.employer_id AS employer_id, j.id AS subject_id, j.revision AS revision, json_object('job', ${JOB_COLUMNS_OBJECT}) AS data
+    ${JOB_FROM}
+    WHERE j.id IN (SELECT id FROM jobs WHERE ${condition})`;
+}
