@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // npm run keys -- create --name "Acme Ltd." [--plan unlimited] [--remote]
+// npm run keys -- create --test --employer N | --test --name "Acme Ltd."   (a jpa_test_ key, DESIGN 21)
 // npm run keys -- revoke --stdin [--remote]   (or revoke KEY: the key then shows in shell history)
 // npm run keys -- list [--remote]
 import { parseArgs } from "node:util";
@@ -8,6 +9,8 @@ import { applyMigrations } from "./lib/wrangler.mjs";
 
 const USAGE = `Usage:
   npm run keys -- create --name "Acme Ltd." [--plan standard|unlimited] [--remote]
+  npm run keys -- create --test --employer N [--remote]   (a test key for employer N's test space)
+  npm run keys -- create --test --name "Acme Ltd."        (a new employer with only a test key)
   npm run keys -- revoke --stdin [--remote]   (reads the key from standard input)
   npm run keys -- revoke KEY [--remote]       (the key shows in shell history and process lists)
   npm run keys -- list [--remote]
@@ -28,6 +31,8 @@ async function main() {
       plan: { type: "string", default: "standard" },
       remote: { type: "boolean", default: false },
       stdin: { type: "boolean", default: false },
+      test: { type: "boolean", default: false },
+      employer: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -39,8 +44,10 @@ async function main() {
 
   switch (command) {
     case "create": {
-      const { employerId, apiKey } = await createEmployerWithKey(values);
-      console.log(`Created employer ${employerId} (${values.name.trim()}, ${values.plan} plan).`);
+      if (values.employer !== undefined && !values.test) throw new Error("--employer goes with --test: a live key comes with a new employer (--name).");
+      const { employerId, apiKey } = await createEmployerWithKey(values.test && values.employer !== undefined ? { ...values, employerId: values.employer } : values);
+      if (values.test) console.log(`A test key for employer ${employerId}'s test space: it never publishes to the board and sends no email.`);
+      else console.log(`Created employer ${employerId} (${values.name.trim()}, ${values.plan} plan).`);
       console.log("Its API key is shown this once; store it now (only its SHA-256 hash is kept):");
       console.log(`  ${apiKey}`);
       console.log(JSON.stringify({ employerId, apiKey }));

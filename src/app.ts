@@ -25,7 +25,7 @@ import { jobsApi } from "./jobs/handlers";
 import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
 import { applyGate } from "./applications/gate";
-import { APPLY_PATH as APPLY_ROUTE } from "./applications/routes";
+import { APPLY_PATH as APPLY_ROUTE, APPLY_TEST_PATH } from "./applications/routes";
 import { WITHDRAW_PATH } from "./applications/withdraw";
 import { withdrawPages } from "./applications/withdraw-pages";
 import { pages } from "./pages/handlers";
@@ -44,7 +44,7 @@ const PUBLIC_PATHS = [
 /** The employer's API: an API key, per-employer rate limits, never cached (Hono's `/x/*` matches `/x` too). */
 const AUTHENTICATED_PATHS = [`${API_PREFIX}/jobs/*`, `${API_PREFIX}/webhooks/*`, `${API_PREFIX}/applications/*`, `${API_PREFIX}/employer`];
 /** DESIGN 15, 18: the paths whose bodies may be up to 6 MiB (an application with its résumé, by the API or a job page's form). */
-const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$|^\/(jobs|fr\/emplois)\/[^/]+$/;
+const APPLY_PATH = /^\/api\/v1\.1\/board\/jobs\/[^/]+\/applications$|^\/api\/v1\.1\/jobs\/[^/]+\/applications\/test$|^\/(jobs|fr\/emplois)\/[^/]+$/;
 const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
 /** The board's reads: `/board/jobs` and `/board/jobs/{id}` (its applications are writes to DB). */
 const BOARD_READ = /^\/api\/v1\.1\/board\/jobs(\/[^/]*)?$/;
@@ -75,7 +75,7 @@ export function createApp(dispatcher: EventDispatcher) {
     });
   const [anyBody, applyBody] = [limitOf(MAX_BODY_BYTES), limitOf(MAX_APPLY_BODY_BYTES)];
   // The apply path's limit and media type come before its body is read, by the body limit too.
-  app.on("POST", APPLY_ROUTE, applyGate);
+  app.on("POST", [APPLY_ROUTE, APPLY_TEST_PATH], applyGate);
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   // Board reads use the board's own database (src/board/handlers.ts), never DB (DESIGN 17).
   app.use(`${API_PREFIX}/*`, (c, next) => (BOARD_READ.test(c.req.path) && c.req.method !== "POST" ? next() : database(c, next)));

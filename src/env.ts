@@ -54,6 +54,8 @@ export type AppEnv = {
     requestId: string;
     db: Database;
     employerId: number;
+    /** The caller's key is a test key: employerId is the employer's test space (DESIGN 21). */
+    testSpace: boolean;
     /** Hands the events a request recorded to their subscribers (src/index.ts wires it). */
     dispatcher: EventHandOver;
   };

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import type { SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../src/db/client";
 import type { RecordedEvent } from "../src/events/outbox";
@@ -81,7 +83,7 @@ describe("job.expiring (DESIGN 21a)", () => {
   it("the notice's statement searches jobs_expiry_idx (no scan of jobs)", async () => {
     const db = createDatabase(env.DB);
     const notices = scheduledRules(db, NOW).find((rule) => rule.rule === "expiring-notices")!;
-    const { sql, params } = db.dialect.sqlToQuery(notices.statement as never);
+    const { sql, params } = new SQLiteAsyncDialect().sqlToQuery(notices.statement as SQL);
     const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((row) => row.detail);
     expect(plan.some((step) => step.includes("jobs_expiry_idx"))).toBe(true);
     expect(plan.filter((step) => /^SCAN jobs\b/.test(step))).toEqual([]);

@@ -1,15 +1,16 @@
 // Employers and their API keys, as the key CLI and `npm run dev` create them.
 import { randomBytes } from "node:crypto";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { CREATE_TEST_SPACE_SQL, TEST_KEY_PREFIX, TEST_SPACE_ID_SQL } from "../../src/employers/test-space.ts";
 import { KEYS_BINDING, query, sqlString, target, wrangler } from "./wrangler.mjs";
 
 export const PLANS = ["standard", "unlimited"];
 
-export function newApiKey() {
-  return `jpa_${randomBytes(32).toString("base64url")}`;
+export function newApiKey({ test = false } = {}) {
+  return `${test ? TEST_KEY_PREFIX : "jpa_"}${randomBytes(32).toString("base64url")}`;
 }
 
-export async function createEmployerWithKey({ name, plan = "standard", remote = false }) {
+function insertEmployer(name, plan, remote) {
   const trimmed = String(name ?? "").trim();
   if (!trimmed || [...trimmed].length > 128) throw new Error("--name must be 1 to 128 characters.");
   if (!PLANS.includes(plan)) throw new Error(`--plan must be one of: ${PLANS.join(", ")}.`);
@@ -17,9 +18,21 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
     `INSERT INTO employers (name, plan, created_at) VALUES (${sqlString(trimmed)}, ${sqlString(plan)}, unixepoch()) RETURNING id`,
     remote,
   );
-  const apiKey = newApiKey();
+  return id;
+}
+
+/**
+ * A live key for a new employer; or (`test`) a jpa_test_ key for employer `employerId`'s test
+ * space (DESIGN 21a), made on first use; with `test` and a name instead, a new employer with only
+ * a test key. `employerId` in the answer is always the live employer's.
+ */
+export async function createEmployerWithKey({ name, plan = "standard", remote = false, test = false, employerId }) {
+  if (test && employerId !== undefined) return { employerId: Number(employerId), apiKey: await addTestKey(employerId, remote) };
+  const id = insertEmployer(name, plan, remote);
+  const apiKey = newApiKey({ test });
   try {
-    await putKey(apiKey, id, remote);
+    if (test) await addTestKey(id, remote, apiKey);
+    else await putKey(apiKey, id, remote);
   } catch (error) {
     // D1 and KV cannot share a transaction: undo the employer, so a failure leaves neither half.
     try {
@@ -32,9 +45,20 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
   return { employerId: id, apiKey };
 }
 
-export async function putKey(apiKey, employerId, remote = false) {
+export async function putKey(apiKey, employerId, remote = false, { test = false } = {}) {
   const hash = await hashApiKey(apiKey);
-  wrangler(["kv", "key", "put", hash, JSON.stringify({ employerId }), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+  wrangler(["kv", "key", "put", hash, JSON.stringify(test ? { employerId, test: true } : { employerId }), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+}
+
+/** A test key (new, or `apiKey`) of live employer `employerId`'s test space, made when it has none. */
+async function addTestKey(employerId, remote = false, apiKey = newApiKey({ test: true })) {
+  const id = Number(employerId);
+  if (!Number.isSafeInteger(id) || id < 1) throw new Error("--employer must be an employer id.");
+  query(CREATE_TEST_SPACE_SQL.replaceAll("?1", String(id)), remote);
+  const [space] = query(TEST_SPACE_ID_SQL.replaceAll("?1", String(id)), remote);
+  if (!space) throw new Error(`No live employer ${id}.`);
+  await putKey(apiKey, space.id, remote, { test: true });
+  return apiKey;
 }
 
 export async function findKey(apiKey, remote = false) {
@@ -54,7 +78,7 @@ export async function revokeKey(apiKey, remote = false) {
 
 /** Employers with how many live keys each has (keys themselves are only stored hashed). */
 export function listEmployers(remote = false) {
-  const employers = query("SELECT id, name, plan, created_at AS createdAt FROM employers ORDER BY id", remote);
+  const employers = query("SELECT id, name, plan, test_of AS testOf, created_at AS createdAt FROM employers ORDER BY id", remote);
   const entries = JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, ...target(remote)]));
   const keyCounts = new Map();
   for (const { name } of entries) {

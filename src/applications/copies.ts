@@ -21,10 +21,11 @@ import {
 export type QueuedEmail = { applicationId: number } | { applicantEmailId: number };
 const from = (env: Pick<Env, "EMAIL_FROM">) => env.EMAIL_FROM ?? "applications@jobs.example";
 
-export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE">, ids: { copies?: number[]; applicantEmails?: number[] }): Promise<void> {
+export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE">, ids: { copies?: number[]; applicantEmails?: (number | null)[] }): Promise<void> {
   const bodies: QueuedEmail[] = [
     ...(ids.copies ?? []).map((applicationId) => ({ applicationId })),
-    ...(ids.applicantEmails ?? []).map((applicantEmailId) => ({ applicantEmailId })),
+    // null: no email was recorded (a move that notifies nobody).
+    ...(ids.applicantEmails ?? []).flatMap((applicantEmailId) => (applicantEmailId === null ? [] : [{ applicantEmailId }])),
   ];
   for (let i = 0; i < bodies.length; i += 100) await env.EMAIL_QUEUE.sendBatch(bodies.slice(i, i + 100).map((body) => ({ body })));
 }

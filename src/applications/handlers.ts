@@ -7,12 +7,14 @@ import { afterResponse } from "../http/after-response";
 import { buildPaging, publicOrigin } from "../http/paging";
 import { isJsonMediaType } from "../http/middleware/json-body";
 import { clientAddress } from "../http/middleware/rate-limit";
+import { NotFoundError } from "../http/problem";
 import { validationHook } from "../http/validation";
 import { getJob } from "../jobs/service";
 import {
   ApplicationFormSchema,
   applicationHistoryRoute,
   applyRoute,
+  applyToTestJobRoute,
   getApplicationRoute,
   getResumeRoute,
   listJobApplicationsRoute,
@@ -43,6 +45,21 @@ export const applicationsApi = base
     });
     dispatchAfterResponse(c, events);
     afterResponse(c, enqueueEmails(c.env, { copies: [receipt.id], applicantEmails: [confirmationId] }), "emails not queued; the cron will sweep");
+    return c.json(receipt, 201);
+  })
+  .openapi(applyToTestJobRoute, async (c) => {
+    // DESIGN 21: the apply path's own rules, for the caller's test job; nothing to email.
+    if (!c.var.testSpace) throw new NotFoundError("Only a test key applies to test jobs; your live jobs take applications on the board.");
+    const multipart = !isJsonMediaType(c.req.header("Content-Type") ?? "");
+    const { resume, "cf-turnstile-response": _token, ...fields } = (multipart ? c.req.valid("form") : c.req.valid("json")) as Record<string, unknown>;
+    const { receipt, events } = await submitApplication(c.env, c.var.db, c.req.valid("param").id, {
+      fields,
+      resume,
+      multipart,
+      origin: publicOrigin(c),
+      testSpaceId: c.var.employerId,
+    });
+    dispatchAfterResponse(c, events);
     return c.json(receipt, 201);
   })
   .openapi(listJobApplicationsRoute, async (c) => {

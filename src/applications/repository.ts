@@ -24,16 +24,18 @@ const withEmails = { ...getTableColumns(applications), applicantEmails: applican
 export async function insertApplication(
   db: Database,
   application: NewApplication,
-  confirmation: { withdrawLink: string },
+  confirmation: { withdrawLink: string } | null,
   event: { data: string },
-): Promise<{ id: number; confirmationId: number; events: RecordedEvent[] }> {
+): Promise<{ id: number; confirmationId: number | null; events: RecordedEvent[] }> {
   const newest = sql`(SELECT max(id) FROM applications)`;
   const statements = [
     toStatement(db, db.insert(applications).values(application).returning({ id: applications.id })),
     toStatement(db, sql`INSERT INTO application_history (application_id, status, at, note) VALUES (${newest}, 'received', ${application.receivedAt}, NULL)`),
     toStatement(
       db,
-      sql`INSERT INTO applicant_emails (application_id, kind, created_at, withdraw_link) VALUES (${newest}, 'confirmation', ${application.receivedAt}, ${confirmation.withdrawLink}) RETURNING id`,
+      confirmation
+        ? sql`INSERT INTO applicant_emails (application_id, kind, created_at, withdraw_link) VALUES (${newest}, 'confirmation', ${application.receivedAt}, ${confirmation.withdrawLink}) RETURNING id`
+        : sql`SELECT NULL AS id`,
     ),
     toStatement(
       db,
@@ -47,7 +49,7 @@ export async function insertApplication(
   const results = await db.$client.batch(statements);
   return {
     id: (results[0].results[0] as { id: number }).id,
-    confirmationId: (results[2].results[0] as { id: number }).id,
+    confirmationId: (results[2].results[0] as { id: number | null }).id,
     events: recordedEventsOf(results),
   };
 }
@@ -66,6 +68,8 @@ export interface Move {
   eventData: string;
   /** An email to the applicant about this outcome. */
   notify: "rejected" | "hired" | null;
+  /** A test job's application (DESIGN 21): its emails are recorded as skipped, never sent. */
+  emailsSkipped: boolean;
   /** Withdrawn: the résumé goes (its key is recorded for deletion in the same batch). */
   dropResume: string | null;
 }
@@ -82,9 +86,11 @@ function moveStatements(db: Database, move: Move) {
     guard(sql`changes() = 1`, "revision"),
     sql`INSERT INTO application_history (application_id, status, at, note) VALUES (${move.id}, ${move.status}, ${move.at}, ${move.note})`,
     recordEvents("application.status_changed", move.at, sql`SELECT employer_id, id AS subject_id, NULL AS revision, ${move.eventData} AS data FROM applications WHERE ${where}`),
-    ...(move.notify
-      ? [sql`INSERT INTO applicant_emails (application_id, kind, created_at) VALUES (${move.id}, ${move.notify}, ${move.at}) RETURNING id AS applicantEmailId`]
-      : []),
+    ...(move.notify && move.emailsSkipped
+      ? [sql`INSERT INTO applicant_emails (application_id, kind, created_at, status) VALUES (${move.id}, ${move.notify}, ${move.at}, 'skipped')`]
+      : move.notify
+        ? [sql`INSERT INTO applicant_emails (application_id, kind, created_at) VALUES (${move.id}, ${move.notify}, ${move.at}) RETURNING id AS applicantEmailId`]
+        : []),
     ...(move.dropResume ? [sql`INSERT OR IGNORE INTO resume_deletions (key) VALUES (${move.dropResume})`] : []),
   ].map((statement) => toStatement(db, statement));
 }

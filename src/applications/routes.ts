@@ -58,6 +58,24 @@ export const applyRoute = createRoute({
   },
 });
 
+/** DESIGN 21: a test job's application, made with a test key (routes.ts's twin of the apply path). */
+export const APPLY_TEST_PATH = `${API_PREFIX}/jobs/:id/applications/test`;
+
+export const applyToTestJobRoute = createRoute({
+  ...applyRoute,
+  path: `${API_PREFIX}/jobs/{id}/applications/test`,
+  tags: ["Applications"],
+  security: [{ ApiKey: [] }],
+  operationId: "applyToTestJob",
+  summary: "Apply to one of your test jobs (test keys)",
+  description:
+    "With a jpa_test_ key, for a job of your test space that the board would show and whose applicantRoutingType is 1: an application exactly as `POST /board/jobs/{id}/applications` makes it, with its events (application.received) and webhooks, but no email is sent. Any other job, or a live key: 404.",
+  responses: {
+    201: json(ApplicationReceiptSchema, "Received."),
+    ...problemResponses(400, 401, 404, 409, 413, 415, 429),
+  },
+});
+
 export const listJobApplicationsRoute = createRoute({
   method: "get",
   path: `${API_PREFIX}/jobs/{id}/applications`,

@@ -94,7 +94,7 @@ export const ApplicationSchema = z
       .object({ filename: z.string().max(300), contentType: z.string().max(100), size: int32(1) })
       .nullable(),
     emailCopy: z.object({
-      status: z.enum(["pending", "sent", "failed"]),
+      status: z.enum(["pending", "sent", "failed", "skipped"]).openapi({ description: "`skipped`: an application to a test job, whose copy is never sent." }),
       attempts: int32(0, 100),
       sentAt: z.string().max(30).nullable(),
     }),
@@ -112,7 +112,7 @@ export const ApplicationSchema = z
       .array(
         z.object({
           kind: z.enum(["confirmation", "rejected", "hired"]),
-          status: z.enum(["pending", "sent", "failed"]),
+          status: z.enum(["pending", "sent", "failed", "skipped"]),
           attempts: int32(0, 100),
           sentAt: z.string().max(30).nullable(),
         }),

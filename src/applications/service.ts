@@ -107,6 +107,7 @@ export async function applyMove(
     decisionNoticeAt: effects.decisionNoticeAt,
     eventData: JSON.stringify({ application: eventApplication(after), previousStatus: current.status }),
     notify: move.notify,
+    emailsSkipped: current.emailStatus === "skipped",
     dropResume,
   });
   if (moved && dropResume) await deleteResumeNow(env, db, dropResume);

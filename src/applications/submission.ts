@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import type { Env } from "../env";
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../http/problem";
 import { toFieldErrors } from "../http/validation";
-import { findPublished } from "../jobs/published";
+import { findPublished, findTestJob } from "../jobs/published";
 import { checkAnswers, type Question } from "../screening";
 import { WITHDRAW_LINK_MS } from "./pipeline";
 import { eventApplication } from "./representation";
@@ -26,6 +26,8 @@ export interface Submission {
   clientAddress?: string;
   /** Where the applicant's withdraw link points: this deployment's public origin. */
   origin: string;
+  /** DESIGN 21: an application to a test job of this test space (no Turnstile, no email). */
+  testSpaceId?: number;
 }
 
 /** A form field sent more than once arrives as a list: each is refused by its name. */
@@ -92,8 +94,10 @@ export function answersOf(fields: Record<string, unknown>, multipart: boolean): 
  * the queues are to be handed.
  */
 export async function submitApplication(env: Env, db: Database, jobId: number, submission: Submission) {
-  const job = await findPublished(db, jobId, Math.floor(Date.now() / 1000));
-  if (!job) throw new NotFoundError("No job on the board has this id.");
+  const now = Math.floor(Date.now() / 1000);
+  const test = submission.testSpaceId !== undefined;
+  const job = test ? await findTestJob(db, submission.testSpaceId!, jobId, now) : await findPublished(db, jobId, now);
+  if (!job) throw new NotFoundError(test ? "Your test space has no open job with this id." : "No job on the board has this id.");
   if (job.routingTypeId !== ROUTING_EMAIL) {
     throw new ConflictError(
       "applications-not-collected",
@@ -101,7 +105,7 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
       job.applicationUrl ? { applicationUrl: job.applicationUrl } : {},
     );
   }
-  await checkTurnstile(env, submission);
+  if (!test) await checkTurnstile(env, submission);
   const given = answersOf(submission.fields, submission.multipart);
   const questions = (job.questions === null ? [] : JSON.parse(job.questions)) as Question[];
   const checked = given.errors.length ? { answers: {}, screenedOut: false, errors: given.errors } : checkAnswers(questions, given.raw, submission.multipart);
@@ -140,7 +144,8 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
   try {
     const eventData = JSON.stringify({ application: eventApplication(asStored(application)) });
     const withdrawLink = `${submission.origin}${WITHDRAW_PATH}/${withdrawToken}`;
-    const { id, confirmationId, events } = await insertApplication(db, application, { withdrawLink }, { data: eventData });
+    // A test job's application sends no email: none is queued, and the copy says so.
+    const { id, confirmationId, events } = await insertApplication(db, test ? { ...application, emailStatus: "skipped" } : application, test ? null : { withdrawLink }, { data: eventData });
     return { receipt: { id, jobId: job.id, receivedAt: new Date(receivedAt).toISOString() }, events, confirmationId };
   } catch (error) {
     // The application was not stored: its résumé must not stay behind.

@@ -22,7 +22,8 @@ export const applications = sqliteTable(
     resumeFilename: text("resume_filename"),
     resumeType: text("resume_type"),
     resumeSize: integer("resume_size"),
-    emailStatus: text("email_status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    // "skipped": an application to a test job (DESIGN 21), whose copy is never sent.
+    emailStatus: text("email_status", { enum: ["pending", "sent", "failed", "skipped"] }).notNull().default("pending"),
     emailAttempts: integer("email_attempts").notNull().default(0),
     emailSentAt: integer("email_sent_at"),
     emailNextAttemptAt: integer("email_next_attempt_at"),
@@ -81,7 +82,7 @@ export const applicantEmails = sqliteTable(
       .notNull()
       .references(() => applications.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["confirmation", "rejected", "hired"] }).notNull(),
-    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "sent", "failed", "skipped"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     sentAt: integer("sent_at"),

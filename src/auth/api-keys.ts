@@ -1,6 +1,8 @@
 /** What KV holds under the SHA-256 hex of a key; the key itself is never stored. */
 export interface ApiKeyRecord {
   employerId: number;
+  /** A jpa_test_ key (DESIGN 21): `employerId` is then the employer's test space. */
+  test?: true;
 }
 
 export const API_KEY_CACHE_TTL_MS = 60_000;
@@ -29,6 +31,7 @@ export async function findApiKey(kv: KVNamespace, apiKey: string, now = Date.now
   const record = await kv.get<unknown>(hash, "json");
   if (!isApiKeyRecord(record)) return null;
   if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
-  cache.set(hash, { record: { employerId: record.employerId }, expiresAt: now + API_KEY_CACHE_TTL_MS });
-  return record;
+  const kept: ApiKeyRecord = record.test === true ? { employerId: record.employerId, test: true } : { employerId: record.employerId };
+  cache.set(hash, { record: kept, expiresAt: now + API_KEY_CACHE_TTL_MS });
+  return kept;
 }

@@ -38,7 +38,8 @@ export interface BoardEntry {
 }
 
 /** DESIGN 14: a job is on the board while it is active and not past its closeDate. */
-export const isOnBoard = (row: Pick<JobRow, "status" | "closeDate">, nowSeconds: number) => row.status === "active" && row.closeDate > nowSeconds;
+/** Active, open, and not a test job (DESIGN 21; snapshots older than the test space have no `test`). */
+export const isOnBoard = (row: Pick<JobRow, "status" | "closeDate" | "test">, nowSeconds: number) => row.status === "active" && row.closeDate > nowSeconds && !row.test;
 
 export function projectJob(row: JobRow, gazetteer: Gazetteer): BoardEntry {
   const locations = JSON.parse(row.locations) as Location[];

@@ -129,6 +129,9 @@ export const jobs = sqliteTable(
     canadianExperience: integer("canadian_experience").notNull().default(0),
     // DESIGN 20: the screening questions as JSON text (src/screening/questions.ts); null: none.
     questions: text("questions"),
+    // DESIGN 21: a job of an employer's test space (set by a trigger from its employer when
+    // inserted): never on the board or its pages, never applied to by the public.
+    test: integer("test", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),
@@ -148,7 +151,7 @@ export const jobs = sqliteTable(
     index("jobs_expiry_idx").on(t.status, t.closeDate),
     // The board's repair by the cron (DESIGN 17): the jobs that should be on the board, by id,
     // with what it compares, read from the index alone.
-    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt).where(sql`${t.status} = 'active'`),
+    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt).where(sql`${t.status} = 'active' AND ${t.test} = 0`),
   ],
 );
 

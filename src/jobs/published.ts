@@ -7,11 +7,18 @@ import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./re
 // the board while it is active and not past its closeDate, whoever posted it. The board reads
 // its own database; these serve applying (a write) and the board's repair by the cron.
 
-const visible = (now: number) => sql`j.status = 'active' AND j.close_date > ${now}`;
+/** On the board: active, open, and not a test job (DESIGN 21); jobs_visible_idx's own terms. */
+const visible = (now: number) => sql`j.status = 'active' AND j.test = 0 AND j.close_date > ${now}`;
 
 /** The job as the public may see it, for an application to it (the board's own copy may be seconds old). */
 export async function findPublished(db: Database, id: number, now: number): Promise<JobRow | undefined> {
   return (await all<JobRow>(db, sql`SELECT ${publicColumns} ${JOB_FROM} WHERE j.id = ${id} AND ${visible(now)}`))[0];
+}
+
+/** DESIGN 21: a test job as the board would show it were it live, for its test space's own application. */
+export async function findTestJob(db: Database, testSpaceId: number, id: number, now: number): Promise<JobRow | undefined> {
+  return (await all<JobRow>(db, sql`SELECT ${publicColumns} ${JOB_FROM}
+    WHERE j.id = ${id} AND j.employer_id = ${testSpaceId} AND j.test = 1 AND j.status = 'active' AND j.close_date > ${now}`))[0];
 }
 
 export interface JobForEmail {
@@ -40,7 +47,7 @@ export function visibleJobRevisions(
   now: number,
 ): Promise<{ id: number; revision: number; updatedAt: number }[]> {
   return all(db, sql`SELECT j.id, j.revision, j.updated_at AS updatedAt FROM jobs j INDEXED BY jobs_visible_idx
-    WHERE j.status = 'active' AND j.id > ${afterId} AND j.close_date > ${now} ORDER BY j.id LIMIT ${limit}`);
+    WHERE j.status = 'active' AND j.test = 0 AND j.id > ${afterId} AND j.close_date > ${now} ORDER BY j.id LIMIT ${limit}`);
 }
 
 /** The whole jobs with these ids that should be on the board, as the board projects them. */

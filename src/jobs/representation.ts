@@ -23,6 +23,7 @@ const ADDED_SINCE: Pick<
   | "translations"
   | "canadianExperience"
   | "questions"
+  | "test"
   | "employerOntarioEmployees"
   | "employerFederallyRegulated"
   | "employerPostingRules"
@@ -31,6 +32,7 @@ const ADDED_SINCE: Pick<
   aiUsedInSelection: null,
   existingVacancy: null,
   translations: null,
+  test: 0,
   canadianExperience: 0,
   questions: null,
   employerOntarioEmployees: null,
@@ -99,6 +101,7 @@ export function previewRow(job: JobState, stored: PreviewStored, reference: Refe
   const categories = distinctIds(job.categoryIds).map((id) => ({ id, name: named(reference.categories, id)?.name ?? "" }));
   return {
     ...stored,
+    test: 0,
     referenceId: job.referenceId,
     title: job.title,
     publishDate: job.publishDate,

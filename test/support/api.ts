@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { hashApiKey } from "../../src/auth/api-keys";
+import { CREATE_TEST_SPACE_SQL, TEST_KEY_PREFIX, TEST_SPACE_ID_SQL } from "../../src/employers/test-space";
 import { assertMatchesContract } from "./contract";
 
 export const BASE = "https://api.test";
@@ -25,6 +26,18 @@ export async function createEmployer(
   const apiKey = `test_${crypto.randomUUID()}`;
   await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify({ employerId }));
   return { employerId, apiKey, name };
+}
+
+/**
+ * A jpa_test_ key of `employer`'s test space (DESIGN 21), made as `npm run keys -- create --test
+ * --employer N` makes it; `employerId` is the test space's own row.
+ */
+export async function createTestKey(employer: TestEmployer): Promise<TestEmployer> {
+  await env.DB.prepare(CREATE_TEST_SPACE_SQL).bind(employer.employerId).run();
+  const space = await env.DB.prepare(TEST_SPACE_ID_SQL).bind(employer.employerId).first<{ id: number }>();
+  const apiKey = `${TEST_KEY_PREFIX}${crypto.randomUUID()}`;
+  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify({ employerId: space!.id, test: true }));
+  return { employerId: space!.id, apiKey, name: employer.name };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { findApiKey } from "../../auth/api-keys";
+import { findApiKey, type ApiKeyRecord } from "../../auth/api-keys";
 import type { AppEnv } from "../../env";
 import { UnauthorizedError } from "../problem";
 import { countFailedAuthentication } from "./rate-limit";
@@ -13,7 +13,7 @@ const MAX_API_KEY_LENGTH = 256;
  * unknown counts as a failed authentication (DESIGN 6b), on every path that reads one: past the
  * per-address limit the answer is a 429, whatever the path.
  */
-export async function callerOf(c: Context<AppEnv>): Promise<{ employerId: number } | null> {
+export async function callerOf(c: Context<AppEnv>): Promise<ApiKeyRecord | null> {
   const apiKey = c.req.header("API-Key")?.trim();
   if (!apiKey) return null;
   const record = apiKey.length <= MAX_API_KEY_LENGTH ? await findApiKey(c.env.API_KEYS, apiKey) : null;
@@ -30,5 +30,6 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const caller = await callerOf(c);
   if (!caller) throw new UnauthorizedError("The API key is not valid.");
   c.set("employerId", caller.employerId);
+  c.set("testSpace", caller.test === true);
   await next();
 });

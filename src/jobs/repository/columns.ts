@@ -48,6 +48,7 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
   ["translations", sql`j.translations`],
   ["canadianExperience", sql`j.canadian_experience`],
   ["questions", sql`j.questions`],
+  ["test", sql`j.test`],
   ["employerOntarioEmployees", sql`e.ontario_employees`],
   ["employerFederallyRegulated", sql`e.federally_regulated`],
   ["employerPostingRules", sql`e.posting_rules`],

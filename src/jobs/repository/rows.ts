@@ -38,6 +38,8 @@ export interface JobRow {
   canadianExperience: number;
   /** JSON text of the screening questions (DESIGN 20), or null for none. */
   questions: string | null;
+  /** 1 for a job of an employer's test space (DESIGN 21). */
+  test: number;
   /** The owner's settings the posting rules read (DESIGN 19), and their revision (in the ETag). */
   employerOntarioEmployees: number | null;
   employerFederallyRegulated: number;
