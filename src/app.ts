@@ -21,6 +21,8 @@ import { validationHook } from "./http/validation";
 import { API_PREFIX } from "./http/version";
 import { batchApi } from "./jobs/batch/handlers";
 import { reconcileApi } from "./jobs/reconcile/handlers";
+import { statsApi } from "./stats/handlers";
+import { countingViews } from "./stats/views";
 import { jobsApi } from "./jobs/handlers";
 import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
@@ -86,12 +88,14 @@ export function createApp(dispatcher: EventDispatcher) {
   app.use(`${API_PREFIX}/*`, withDispatcher);
   // One registration per path, so each request is authenticated and counted once.
   for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
+  // DESIGN 21: a board job's views are counted before its cache may answer.
+  app.use(`${API_PREFIX}/board/jobs/:id`, countingViews((c) => Number(c.req.param("id"))));
   app.use(`${API_PREFIX}/board/*`, boardResponses);
   app.use(`${WITHDRAW_PATH}/*`, database, withDispatcher);
   // The job pages' apply form records events like the apply path (DESIGN 18).
   for (const path of ["/jobs/*", "/fr/emplois/*"]) app.use(path, withDispatcher);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", statsApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
   app.route("/", withdrawPages);
   app.route("/", pages);
 

@@ -5,6 +5,8 @@ import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
 import { createDispatcher } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";
+import { consumeViewsBatch } from "./stats/consumer";
+import type { JobView } from "./stats/views";
 import { consumeWebhookBatch, type WebhookQueueBody } from "./webhooks/consumer";
 import { webhooksSubscriber } from "./webhooks/subscriber";
 
@@ -14,6 +16,7 @@ const app = createApp(dispatcher);
 /** wrangler.toml's queue names (the same at the top level and in every environment). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 const BOARD_QUEUE_NAME = "job-posting-board";
+const VIEWS_QUEUE_NAME = "job-posting-views";
 
 /** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers. */
 export default {
@@ -26,7 +29,9 @@ export default {
       ? consumeEmailBatch(batch as MessageBatch<QueuedEmail>, env)
       : batch.queue.startsWith(BOARD_QUEUE_NAME)
         ? consumeBoardBatch(batch as MessageBatch<BoardQueueBody>, env)
-        : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
+        : batch.queue.startsWith(VIEWS_QUEUE_NAME)
+          ? consumeViewsBatch(batch as MessageBatch<JobView[]>, env)
+          : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
 } satisfies ExportedHandler<Env>;
 
 export type AppType = typeof app;

@@ -17,6 +17,7 @@ import { contentOf, JobPage, MissingJobPage, SentPage } from "./job-page";
 import { FRAUD_POLICY, HOME, jobPath, parseJobAddress, REPORT, slugOf } from "./paths";
 import { FraudPolicyPage, ReportPage } from "./report-page";
 import { reportJob } from "../reports/service";
+import { countingViews } from "../stats/views";
 import { SearchPage } from "./search-page";
 import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
 import { robotsTxt, sitemapIndexXml, sitemapXml } from "./sitemap";
@@ -176,6 +177,9 @@ const fraudPolicyOf = (c: Context<AppEnv>, lang: Lang) => {
   return c.html(<FraudPolicyPage lang={lang} addresses={{ en: `${origin}${FRAUD_POLICY.en}`, fr: `${origin}${FRAUD_POLICY.fr}` }} />);
 };
 
+/** DESIGN 21: a job page's views, counted before the board's cache may answer. */
+const countingPageViews = countingViews((c) => parseJobAddress(c.req.param("segment") ?? "")?.id ?? null);
+
 /** Where the apply form's POST sends the applicant: the job's address and this. */
 const SENT = "/sent";
 
@@ -197,8 +201,8 @@ export const pages = new Hono<AppEnv>()
   .get("/", boardResponses, (c) => searchPageOf(c, "en"))
   .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))
   .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
-  .get("/jobs/:segment", boardResponses, (c) => jobPageOf(c, "en"))
-  .get("/fr/emplois/:segment", boardResponses, (c) => jobPageOf(c, "fr"))
+  .get("/jobs/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "en"))
+  .get("/fr/emplois/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "fr"))
   .post("/jobs/:segment", (c) => applyOnPage(c, "en"))
   .post("/fr/emplois/:segment", (c) => applyOnPage(c, "fr"))
   .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))

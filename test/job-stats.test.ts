@@ -1,0 +1,126 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { consumeViewsBatch } from "../src/stats/consumer";
+import { dailyNumbers, dateOf, rangeOf } from "../src/stats/rules";
+import { dayOf } from "../src/stats/views";
+import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
+import { eventually, settleBoard } from "./support/board";
+import { postJob } from "./support/jobs";
+
+// DESIGN 21, 21a: GET /api/v1.1/jobs/{id}/stats, views through the views queue.
+
+const employer = await createEmployer();
+const today = dayOf(Date.now());
+const stats = (jobId: number, query = "", who = employer) => request(`/jobs/${jobId}/stats${query}`, { apiKey: who.apiKey });
+const totalsOf = async (jobId: number) => (await (await stats(jobId)).json<any>()).totals;
+
+describe("per-job numbers (DESIGN 21)", () => {
+  it("views of the board job and of its pages are counted, cached repeats and 304s included, and arrive through the queue", async () => {
+    const job = await postJob(employer, { title: "Counted Clerk", status: "active" });
+    await settleBoard();
+    const first = await request(`/board/jobs/${job.id}`);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("ETag")!;
+    expect((await request(`/board/jobs/${job.id}`)).status).toBe(200); // the cache answers this one
+    expect((await request(`/board/jobs/${job.id}`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await request(`${BASE}/jobs/${job.id}-counted-clerk`, { undocumented: true })).status).toBe(200);
+    expect((await request(`${BASE}/fr/emplois/${job.id}-counted-clerk`, { undocumented: true })).status).toBe(200);
+    // Not views: a redirect to the canonical address, and another job's 404.
+    expect((await request(`${BASE}/jobs/${job.id}`, { undocumented: true, redirect: "manual" })).status).toBe(301);
+    await eventually(async () => expect(await totalsOf(job.id)).toEqual({ views: 5, applications: 0 }), 15_000);
+    const { data } = await (await stats(job.id)).json<any>();
+    expect(data.at(-1)).toEqual({ date: dateOf(today), views: 5, applications: 0 });
+  });
+
+  it("applications are counted on the day they were received", async () => {
+    const job = await postJob(employer, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
+    for (const name of ["Ada", "Grace"]) {
+      const res = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name, email: `${name.toLowerCase()}@example.com` }, headers: { "CF-Connecting-IP": "10.7.7.7" } });
+      expect(res.status).toBe(201);
+    }
+    expect(await totalsOf(job.id)).toEqual({ views: 0, applications: 2 });
+  });
+
+  it("the views queue's consumer adds a whole batch in one write, summed per job and day; views of a deleted job are dropped", async () => {
+    const job = await postJob(employer, { status: "draft" });
+    const gone = await postJob(employer, { status: "draft" });
+    await request(`/jobs/${gone.id}`, { method: "DELETE", apiKey: employer.apiKey });
+    const acked: boolean[] = [];
+    const message = (body: unknown) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body, ack() {}, retry() {} });
+    const batch = {
+      queue: "job-posting-views",
+      messages: [
+        message([{ jobId: job.id, day: today, views: 2 }, { jobId: gone.id, day: today, views: 9 }]),
+        message([{ jobId: job.id, day: today, views: 3 }, { jobId: job.id, day: today - 1, views: 1 }, { jobId: "x", day: today, views: 1 }]),
+      ],
+      ackAll: () => void acked.push(true),
+      retryAll: () => {},
+    } as unknown as MessageBatch<never>;
+    await consumeViewsBatch(batch, env);
+    expect(acked).toEqual([true]);
+    const { data } = await (await stats(job.id, `?from=${dateOf(today - 1)}&to=${dateOf(today)}`)).json<any>();
+    expect(data).toEqual([
+      { date: dateOf(today - 1), views: 1, applications: 0 },
+      { date: dateOf(today), views: 5, applications: 0 },
+    ]);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM job_views WHERE job_id = ?").bind(gone.id).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+  });
+
+  it("ranges: every day listed, zeros included; default the last 30 days up to today; from/to included", async () => {
+    const job = await postJob(employer, { status: "draft" });
+    const byDefault = await (await stats(job.id)).json<any>();
+    expect(byDefault.data).toHaveLength(30);
+    expect(byDefault.data[0].date).toBe(dateOf(today - 29));
+    expect(byDefault.data.at(-1).date).toBe(dateOf(today));
+    const year = await (await stats(job.id, "?from=2025-01-01&to=2025-12-31")).json<any>();
+    expect(year.data).toHaveLength(365);
+    expect(year.totals).toEqual({ views: 0, applications: 0 });
+    expect((await (await stats(job.id, "?from=2024-01-01&to=2024-12-31")).json<any>()).data).toHaveLength(366);
+  });
+
+  it("a bad range is a 400 naming the parameter: over 366 days, from after to, not a date", async () => {
+    const job = await postJob(employer, { status: "draft" });
+    for (const [query, field] of [
+      ["?from=2024-01-01&to=2025-01-01", "from"],
+      ["?from=2026-03-02&to=2026-03-01", "from"],
+      ["?from=2026-02-30", "from"],
+      ["?to=yesterday", "to"],
+      ["?from=1&to=2026-13-01", "from"],
+    ] as const) {
+      const res = await stats(job.id, query);
+      expect(res.status, query).toBe(400);
+      expect((await problemOf(res)).errors!.map((e) => e.field)).toContain(field);
+    }
+  });
+
+  it("only the owner sees them: another employer's job, or one of the other space, is a 404", async () => {
+    const job = await postJob(employer, { status: "draft" });
+    expect((await stats(job.id, "", await createEmployer())).status).toBe(404);
+    expect((await stats(job.id, "", await createTestKey(employer))).status).toBe(404);
+  });
+
+  it("a test job's numbers stay 0, its test applications too", async () => {
+    const test = await createTestKey(employer);
+    const job = await postJob(test, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
+    const applied = await request(`/jobs/${job.id}/applications/test`, { method: "POST", apiKey: test.apiKey, json: { name: "Ada", email: "ada@example.com" } });
+    expect(applied.status).toBe(201);
+    expect((await stats(job.id)).status).toBe(404); // not the live space's job
+    expect((await (await stats(job.id, "", test)).json<any>()).totals).toEqual({ views: 0, applications: 0 });
+  });
+});
+
+describe("the range rules (pure)", () => {
+  it("rangeOf: only `from` given runs to today; only `to` given starts 29 days before", () => {
+    const day = 20_000;
+    expect(rangeOf({ from: dateOf(day - 3) }, day)).toEqual({ from: day - 3, to: day });
+    expect(rangeOf({ to: dateOf(day - 10) }, day)).toEqual({ from: day - 39, to: day - 10 });
+    expect(dailyNumbers({ from: day, to: day + 1 }, new Map([[day + 1, 4]]), new Map([[day, 1]]))).toEqual({
+      data: [
+        { date: dateOf(day), views: 0, applications: 1 },
+        { date: dateOf(day + 1), views: 4, applications: 0 },
+      ],
+      totals: { views: 4, applications: 1 },
+    });
+  });
+});
