@@ -7,10 +7,10 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureBatchSync } from "./lib/batch.mjs";
+import { measureBatchSync, measureReconcile } from "./lib/batch.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
-import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureWebhookOverhead } from "./lib/capabilities.mjs";
-import { bundleWithoutPostingRules, bundleWorker, measureBundle } from "./lib/build.mjs";
+import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureViewCounting, measureWebhookOverhead } from "./lib/capabilities.mjs";
+import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, send, sequentialLatency } from "./lib/load.mjs";
@@ -58,6 +58,8 @@ const BATCH_ROUNDS = setting("BENCH_BATCH_ROUNDS", 5, 2);
 const BOARD_SAMPLES = setting("BENCH_BOARD_SAMPLES", 100, 20);
 const APPLY_SAMPLES = setting("BENCH_APPLY_SAMPLES", 10, 3);
 const SCREENING_SAMPLES = setting("BENCH_SCREENING_SAMPLES", 40, 6);
+// DESIGN 21: reconcile of 10 000 referenceIds and a batch of 100 upserts, in turn.
+const RECONCILE_SAMPLES = setting("BENCH_RECONCILE_SAMPLES", 20, 4);
 // Slices per variant for the posting rules' A/B: a 3 % difference needs more than the 3 of the others.
 const POSTING_RULES_ROUNDS = setting("BENCH_POSTING_RULES_ROUNDS", 8, 2);
 // DESIGN 17: board staleness is a p99 over 100 changes.
@@ -72,15 +74,16 @@ const loadAtStart = os.loadavg();
 step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart[0].toFixed(2)}`);
 await rm(build, { recursive: true, force: true });
 await mkdir(build, { recursive: true });
-const [apiScript, probeScript, noRulesScript, bundle] = await Promise.all([
+const [apiScript, probeScript, noRulesScript, noViewsScript, bundle] = await Promise.all([
   bundleWorker(root, `${build}/api`),
   bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
   bundleWithoutPostingRules(root, `${build}/norules`),
+  bundleWithoutViewCounting(root, `${build}/noviews`),
   measureBundle(root, `${build}/min`),
 ]);
 step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
 
-const runtime = await startRuntime(root, { apiScript, probeScript, noRulesScript, floorScript: `${root}bench/floor-worker.js` });
+const runtime = await startRuntime(root, { apiScript, probeScript, noRulesScript, noViewsScript, floorScript: `${root}bench/floor-worker.js` });
 const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
@@ -318,6 +321,7 @@ try {
 
   // --- batch sync against single PUTs -----------------------------------------------------
   const batchSync = await measureBatchSync({ origin, db, kv, rounds: BATCH_ROUNDS, seeded: BATCH_SEEDED, problems, step });
+  const reconcile = await measureReconcile({ origin, db, kv, samples: RECONCILE_SAMPLES, problems, step });
 
   // --- the board, webhooks' write overhead, applications ---------------------------------
   // Jobs whose titles the staleness measurement changes (their own employer, so the write load
@@ -361,6 +365,7 @@ try {
   });
   const apply = await measureApply(origin, { db, createEmployer: (name) => createEmployer(db, kv, name), samples: APPLY_SAMPLES, problems, step });
   const pages = await measurePages(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: ROUNDS * 2, problems, step });
+  const viewCounting = await measureViewCounting(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: ROUNDS * 2, problems, step });
   const screening = await measureScreening(origin, { createEmployer: (name) => createEmployer(db, kv, name), samples: SCREENING_SAMPLES, problems, step });
 
   // --- report --------------------------------------------------------------------------
@@ -390,6 +395,8 @@ try {
     hostile,
     stall,
     batchSync,
+    reconcile,
+    viewCounting,
     board,
     webhooks,
     postingRules,

@@ -109,3 +109,42 @@ export async function measureBatchSync({ origin, db, kv, rounds, seeded, problem
   );
   return outcome;
 }
+
+/**
+ * DESIGN 21: reconcile of 10 000 referenceIds against 10 000 active jobs (all listed, so every
+ * request does the whole comparison and changes nothing), against one batch of 100 upserts of
+ * the bench's mix, one request at a time in turn; and its D1 round trips through the probe.
+ */
+export async function measureReconcile({ origin, db, kv, samples, problems, step }) {
+  const COUNT = 10_000;
+  const description = descriptionOf(2_000);
+  const setup = async (name, count) => {
+    const employer = await createEmployer(db, kv, name);
+    const prefix = `R${employer.employerId}-`;
+    await seedJobs(db, employer.employerId, count, { prefix, status: "active", description });
+    return { ...employer, prefix, seeded: count, headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" } };
+  };
+  const reconciler = await setup("Bench Reconcile Ltd.", COUNT);
+  const syncer = await setup("Bench Reconcile Batch Ltd.", 1_000);
+  const referenceIds = Array.from({ length: COUNT }, (_, i) => `${reconciler.prefix}${String(i + 1).padStart(6, "0")}`);
+  const reconcile = { method: "POST", path: `${API}/jobs/reconcile`, headers: reconciler.headers, body: JSON.stringify({ referenceIds }) };
+  const nextEntry = entries(syncer, description, "RECONCILE");
+  const batch = () => ({ method: "POST", path: `${API}/jobs/batch`, headers: syncer.headers, body: JSON.stringify({ upsert: Array.from({ length: ENTRIES }, nextEntry) }) });
+
+  const probed = await send(origin, { host: HOSTS.probe, ...reconcile });
+  if (probed.status !== 200 || JSON.parse(probed.body).count !== 0) problems.push(`reconcile: ${probed.status} ${probed.body.slice(0, 200)}`);
+  const trips = Number(probed.headers["x-bench-d1-trips"]);
+  const latencies = { reconcile: [], batch: [] };
+  for (let i = 0; i < samples; i++) {
+    for (const side of i % 2 === 0 ? ["reconcile", "batch"] : ["batch", "reconcile"]) {
+      const res = await send(origin, { host: HOSTS.api, ...(side === "reconcile" ? reconcile : batch()) });
+      if (res.status !== 200) problems.push(`reconcile bench (${side}): ${res.status} ${res.body.slice(0, 200)}`);
+      latencies[side].push(res.ms);
+    }
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const outcome = { referenceIds: COUNT, activeJobs: COUNT, trips, reconcileP50: median(latencies.reconcile), batchP50: median(latencies.batch), samples };
+  outcome.ratio = outcome.reconcileP50 / outcome.batchP50;
+  step(`reconcile of ${COUNT} referenceIds against ${COUNT} active jobs: ${trips} round trip(s), p50 ${outcome.reconcileP50.toFixed(1)} ms ÷ a batch of ${ENTRIES} upserts ${outcome.batchP50.toFixed(1)} ms = ${outcome.ratio.toFixed(2)} ×`);
+  return outcome;
+}

@@ -77,3 +77,19 @@ export async function bundleWithoutPostingRules(root, outdir) {
   );
   return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
 }
+
+/**
+ * The same API without view counting (DESIGN 21): a copy of src/ whose counting middleware only
+ * passes the request on. The bench measures board reads against it in the same run, to show what
+ * counting views costs a read.
+ */
+export async function bundleWithoutViewCounting(root, outdir) {
+  const src = join(outdir, "src");
+  await cp(join(root, "src"), src, { recursive: true });
+  await patch(
+    join(src, "stats/views.ts"),
+    "export function countingViews(jobIdOf: (c: Context<AppEnv>) => number | null): MiddlewareHandler<AppEnv> {",
+    "export function countingViews(jobIdOf: (c: Context<AppEnv>) => number | null): MiddlewareHandler<AppEnv> {\n  if (jobIdOf) return (_c, next) => next();",
+  );
+  return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
+}

@@ -240,3 +240,31 @@ export async function measurePages(origin, { jobId, connections, seconds, rounds
   }
   return outcome;
 }
+
+/**
+ * DESIGN 21: what counting views costs a board read. `GET /board/jobs/{id}` against the same API
+ * without view counting (bench/lib/build.mjs), in alternating slices, for cache hits (one address,
+ * a popular job) and cache misses (a new address each time).
+ */
+export async function measureViewCounting(origin, { jobId, connections, seconds, rounds, problems, step }) {
+  const path = `${API}/board/jobs/${jobId}`;
+  const outcome = {};
+  for (const [name, next] of [
+    ["hits", undefined],
+    ["misses", () => ({ path: fresh(path) })],
+  ]) {
+    const rates = { counted: [], uncounted: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const side of i % 2 === 0 ? ["counted", "uncounted"] : ["uncounted", "counted"]) {
+        const host = side === "counted" ? HOSTS.api : HOSTS.noViews;
+        const run = await load(origin, { host, method: "GET", path, next, connections, seconds });
+        if (Object.keys(run.statuses).some((code) => code !== "200")) problems.push(`view counting ${name} (${side}): ${JSON.stringify(run.statuses)}`);
+        rates[side].push(run.requestsPerSecond);
+      }
+    }
+    const mean = (list) => list.reduce((sum, x) => sum + x, 0) / list.length;
+    outcome[name] = { counted: mean(rates.counted), uncounted: mean(rates.uncounted), ratio: mean(rates.counted) / mean(rates.uncounted) };
+    step(`board read with view counting (${name}): ${outcome[name].counted.toFixed(0)} req/s ÷ without ${outcome[name].uncounted.toFixed(0)} = ${outcome[name].ratio.toFixed(3)}`);
+  }
+  return outcome;
+}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 
-export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.bench", noRules: "norules.bench" };
+export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.bench", noRules: "norules.bench", noViews: "noviews.bench" };
 /** wrangler.toml's board queue (DESIGN 17). */
 export const BOARD_QUEUE = "job-posting-board";
 
@@ -12,7 +12,7 @@ export const BOARD_QUEUE = "job-posting-board";
  * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
  * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
  */
-export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript }) {
+export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }) {
   // `[env.load]`: the production rate limit (1 000 requests a minute per employer) would turn
   // the load into 429s; everything else is the same.
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
@@ -58,6 +58,8 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
       asBuilt("probe", probeScript),
       // The API without posting rules (bench/lib/build.mjs), for the writes' A/B.
       asBuilt("noRules", noRulesScript),
+      // The API without view counting, for the board reads' A/B (DESIGN 21).
+      asBuilt("noViews", noViewsScript),
       {
         name: "floor",
         modules: true,
