@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { consumeViewsBatch } from "../src/stats/consumer";
-import { dailyNumbers, dateOf, rangeOf } from "../src/stats/rules";
-import { dayOf } from "../src/stats/views";
+import { dailyNumbers, dateOf, dayOf, rangeOf } from "../src/stats/rules";
 import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";

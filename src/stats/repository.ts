@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
+import { DAY_MS } from "./rules";
 import type { JobView } from "./views";
 
 // DESIGN 21: the views table's one write (a whole queue batch) and the stats' one read.
-
-const DAY_MS = 86_400_000;
 
 /** Adds the views in one statement; views of a job deleted meanwhile are dropped. */
 export async function addViews(db: Database, views: JobView[]): Promise<void> {

@@ -5,7 +5,7 @@ import type { FieldError } from "../http/problem";
 
 export const MAX_RANGE_DAYS = 366;
 const DEFAULT_DAYS = 30;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date; undefined for anything else (2026-02-30 too). */
@@ -17,6 +17,8 @@ export function dayNumber(text: string): number | undefined {
 }
 
 export const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** The UTC day (days since 1970-01-01) of a moment in milliseconds. */
+export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** The range asked for, as day numbers, or an error naming each parameter at fault. */
 export function rangeOf(query: { from?: string; to?: string }, today: number): { from: number; to: number } | { errors: FieldError[] } {

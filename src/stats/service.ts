@@ -1,8 +1,7 @@
 import type { Database } from "../db/client";
 import { NotFoundError, ValidationError } from "../http/problem";
 import { numbersOf } from "./repository";
-import { dailyNumbers, rangeOf } from "./rules";
-import { dayOf } from "./views";
+import { dailyNumbers, dayOf, rangeOf } from "./rules";
 
 /** GET /jobs/{id}/stats (DESIGN 21): the owner's job only; a test job's numbers stay 0. */
 export async function jobStats(db: Database, employerId: number, jobId: number, query: { from?: string; to?: string }) {

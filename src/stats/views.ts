@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Env } from "../env";
+import { dayOf } from "./rules";
 
 // DESIGN 21: a view is a 200 (or 304: the page was shown) of a board job or its page, counted in
 // the Worker before the cache answers. Views wait here a moment and leave in one queue message,
@@ -17,9 +18,6 @@ const GATHER_MS = 1_000;
 /** A message's views at most: well within a queue message's 128 KB. */
 const MAX_VIEWS_PER_MESSAGE = 1_000;
 
-const DAY_MS = 86_400_000;
-export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
-
 let gathered = new Map<string, JobView>();
 let sending: Promise<void> | null = null;
 
@@ -31,7 +29,7 @@ async function sendGathered(env: Pick<Env, "VIEWS_QUEUE">): Promise<void> {
   for (let i = 0; i < views.length; i += MAX_VIEWS_PER_MESSAGE) await env.VIEWS_QUEUE.send(views.slice(i, i + MAX_VIEWS_PER_MESSAGE));
 }
 
-/** Counts one view of the job; the first view of a moment has the response wait for the send. */
+/** Counts one view of the job; the first view of a moment keeps its invocation alive (waitUntil) until the views are sent. */
 export function countView(c: Context<AppEnv>, jobId: number): void {
   const day = dayOf(Date.now());
   const key = `${jobId}.${day}`;

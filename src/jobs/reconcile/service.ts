@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { RecordedEvent } from "../../events/outbox";
 import { idempotently } from "../../idempotency/idempotently";
 import { requestHash } from "../../idempotency/rules";
@@ -24,7 +24,7 @@ export async function reconcile(
   key?: string,
 ): Promise<{ answer: ReconcileResponse; replayed: boolean }> {
   const now = nowSeconds();
-  const run = (extras: (answer: ReturnType<typeof sql>) => ReturnType<typeof sql>[]) =>
+  const run = (extras: (answer: SQL) => SQL[]) =>
     reconcileJobs(caller.db, caller.employerId, request.referenceIds, request.action, now, extras, events).then(answerOf);
   if (!key) return { answer: await run(() => []), replayed: false };
   const use = { employerId: caller.employerId, key, hash: await requestHash("POST /jobs/reconcile", request), now };
