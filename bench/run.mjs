@@ -365,7 +365,8 @@ try {
   });
   const apply = await measureApply(origin, { db, createEmployer: (name) => createEmployer(db, kv, name), samples: APPLY_SAMPLES, problems, step });
   const pages = await measurePages(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: ROUNDS * 2, problems, step });
-  const viewCounting = await measureViewCounting(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: ROUNDS * 2, problems, step });
+  // As many slices as the posting rules' A/B: a few per cent is what it has to tell apart.
+  const viewCounting = await measureViewCounting(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: POSTING_RULES_ROUNDS, problems, step });
   const screening = await measureScreening(origin, { createEmployer: (name) => createEmployer(db, kv, name), samples: SCREENING_SAMPLES, problems, step });
 
   // --- report --------------------------------------------------------------------------

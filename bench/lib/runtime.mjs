@@ -6,6 +6,8 @@ import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wran
 export const HOSTS = { api: "api.bench", probe: "probe.bench", floor: "floor.bench", noRules: "norules.bench", noViews: "noviews.bench" };
 /** wrangler.toml's board queue (DESIGN 17). */
 export const BOARD_QUEUE = "job-posting-board";
+/** wrangler.toml's views queue (DESIGN 21). */
+const VIEWS_QUEUE = "job-posting-views";
 
 /**
  * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
@@ -52,8 +54,12 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
     workers: [
       // The board's consumer, in the API Worker as deployed (DESIGN 17), handing batches over
       // within 1 s as [env.load] does: the board's staleness under write load is measured.
+      // So does the views queue's consumer: a view's whole cost, its one write per batch included.
       asBuilt("api", apiScript, {
-        queueConsumers: { [BOARD_QUEUE]: { ...workerOptions.queueConsumers?.[BOARD_QUEUE], maxBatchTimeout: 1 } },
+        queueConsumers: {
+          [BOARD_QUEUE]: { ...workerOptions.queueConsumers?.[BOARD_QUEUE], maxBatchTimeout: 1 },
+          [VIEWS_QUEUE]: { ...workerOptions.queueConsumers?.[VIEWS_QUEUE], maxBatchTimeout: 1 },
+        },
       }),
       asBuilt("probe", probeScript),
       // The API without posting rules (bench/lib/build.mjs), for the writes' A/B.

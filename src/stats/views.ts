@@ -14,7 +14,7 @@ export interface JobView {
 }
 
 /** How long an isolate gathers views before sending them. */
-const GATHER_MS = 1_000;
+const GATHER_MS = 5_000;
 /** A message's views at most: well within a queue message's 128 KB. */
 const MAX_VIEWS_PER_MESSAGE = 1_000;
 
