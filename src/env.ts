@@ -1,5 +1,4 @@
 import type { Database } from "./db/client";
-import type { JobView } from "./stats/views";
 
 export interface Env {
   /** The employer side's database: jobs, employers, events, webhooks, applications. */
@@ -9,7 +8,7 @@ export interface Env {
   /** Job events for the board's consumer (DESIGN 17); the same Worker consumes them. */
   BOARD_QUEUE: Queue;
   /** Views of board jobs and their pages, counted on their way to D1 (DESIGN 21). */
-  VIEWS_QUEUE: Queue<JobView[]>;
+  VIEWS_QUEUE: Queue<{ jobId: number; day: number; views: number }[]>;
   API_KEYS: KVNamespace;
   /** Job requests per employer (wrangler.toml `[[ratelimits]]`). */
   JOB_RATE_LIMITER: RateLimit;

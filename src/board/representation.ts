@@ -1,5 +1,5 @@
-import type { JobRow } from "../jobs/repository";
-import { toJob, withLaterMembers } from "../jobs/representation";
+import { withLaterMembers, type JobRow } from "../jobs/repository";
+import { toJob } from "../jobs/representation";
 import type { BoardJobRow } from "./database/reads";
 import type { FoundRow } from "./search";
 import { jobPostingLd } from "./rules";

@@ -5,6 +5,7 @@ export { listJobs, type ListFilter } from "./list";
 export { reconcileJobs, unlistedJobs, type Affected, type ReconcileAction } from "./reconcile";
 export { findJob, findJobsByReference, findJobsByReferenceWithOwner, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
 export type { JobFactsRow, JobHeaderRow, JobRow, JobRulesRow } from "./rows";
+export { withLaterMembers } from "./rows";
 export { all, EmployerChanged, employerGuard, PlaceLimitReached, PostingRulesRefused, RevisionMismatch, writeBatch, type JobKey } from "./statements";
 export {
   deleteJob,

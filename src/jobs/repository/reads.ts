@@ -4,7 +4,7 @@ import { withEmployer, type Employer } from "../../employers/service";
 import { inList } from "../../db/lists";
 import type { RecordedEvent } from "../../events/outbox";
 import { JOB_COLUMNS_OBJECT, JOB_FROM, selectedColumns } from "./columns";
-import { withLaterMembers } from "../representation";
+import { withLaterMembers } from "./rows";
 import type { JobRow } from "./rows";
 import { all, jobIdOf, writeBatch, type JobKey } from "./statements";
 

@@ -63,3 +63,37 @@ export type JobHeaderRow = Pick<
   "id" | "referenceId" | "employerId" | "employerName" | "title" | "publishDate" | "confidential" | "status" | "locations"
 > &
   JobRulesRow;
+
+/**
+ * What a JobRow kept before these members existed lacks (an event still being delivered, an
+ * Idempotency-Key's replay, a board row projected before the deploy that added them): their
+ * defaults, so every kept row renders.
+ */
+const ADDED_SINCE: Pick<
+  JobRow,
+  | "aiUsedInSelection"
+  | "existingVacancy"
+  | "translations"
+  | "canadianExperience"
+  | "questions"
+  | "test"
+  | "employerOntarioEmployees"
+  | "employerFederallyRegulated"
+  | "employerPostingRules"
+  | "employerRevision"
+> = {
+  aiUsedInSelection: null,
+  existingVacancy: null,
+  translations: null,
+  test: 0,
+  canadianExperience: 0,
+  questions: null,
+  employerOntarioEmployees: null,
+  employerFederallyRegulated: 0,
+  employerPostingRules: "warn",
+  employerRevision: 1,
+};
+
+export function withLaterMembers<R extends Partial<JobRow>>(row: R): R & typeof ADDED_SINCE {
+  return { ...ADDED_SINCE, ...row };
+}
