@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { int32 } from "../../http/limits";
+import { int32, INT32_MAX } from "../../http/limits";
 import { ReferenceIdBodySchema } from "../schemas";
 
 /** DESIGN 21: referenceIds per reconcile. */
@@ -22,6 +22,8 @@ export const ReconcileResponseSchema = z
   .object({
     affected: z
       .array(z.object({ id: int32(), referenceId: z.string().max(50) }).openapi("ReconciledJob"))
+      // Every active job of the caller may be affected: bounded only by job ids being int32.
+      .max(INT32_MAX)
       .openapi({ description: "Each job archived or deleted (a dry run: each that would be), oldest first." }),
     count: int32(0).openapi({ example: 1 }),
   })
