@@ -17,6 +17,17 @@ export default {
       const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
       return Response.json({ ...row, success });
     }
+    // (d) floor (c) plus one bare HTMLRewriter pass (a no-op handler on every element and text)
+    // over the description of the POST it is set against: the irreducible work of a POST as
+    // served (issue 27).
+    if (pathname === "/floor/rewrite" && request.method === "POST") {
+      const { description } = await request.json();
+      const bare = { element() {}, text() {} };
+      await new HTMLRewriter().on("*", bare).transform(new Response(description)).text();
+      const { success } = await env.JOB_RATE_LIMITER.limit({ key: "employer:floor" });
+      const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
+      return Response.json({ ...row, success });
+    }
     return new Response("not found", { status: 404 });
   },
 };

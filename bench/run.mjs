@@ -148,7 +148,7 @@ try {
   // ROUNDS slices alternating with floor (b): floor, operation, floor, operation, … and its
   // ratio is its requests over the floor's requests in the slices around it.
   const runs = {};
-  const floors = { noop: [], d1: [], limited: [] };
+  const floors = { noop: [], d1: [], limited: [], rewrite: [] };
   const floorA = { host: HOSTS.floor, path: "/floor/noop", expect: 200 };
   const floorB = { host: HOSTS.floor, path: "/floor/d1", expect: 200 };
   const floorC = { host: HOSTS.floor, path: "/floor/limited", expect: 200 };
@@ -195,12 +195,17 @@ try {
   await measureFloorsAB();
   for (const [name, op] of Object.entries(ops)) {
     const request = { host: HOSTS.api, method: op.method, path: op.path, headers: op.headers, body: op.body, next: op.next, expect: op.expect };
+    // Floor (d), for the POST alone: floor (c) and a bare rewriter pass over its description.
+    const floorD = name === "post" ? { host: HOSTS.floor, method: "POST", path: "/floor/rewrite", headers: { "Content-Type": "application/json" }, body: op.body, expect: 200 } : null;
     await slice(floorC, WARMUP_SECONDS);
+    if (floorD) await slice(floorD, WARMUP_SECONDS);
     await slice(request, WARMUP_SECONDS);
     const floorSlices = [];
+    const floorDSlices = [];
     const opSlices = [];
     for (let i = 0; i < ROUNDS; i++) {
       floorSlices.push(await slice(floorC));
+      if (floorD) floorDSlices.push(await slice(floorD));
       opSlices.push(await slice(request));
     }
     floorSlices.push(await slice(floorC));
@@ -208,8 +213,15 @@ try {
     const run = combine(name, request, opSlices);
     run.floorC = floor.requestsPerSecond;
     floors.limited.push(floor);
+    let extra = "";
+    if (floorD) {
+      const rewrite = combine("floor.rewrite", floorD, floorDSlices);
+      run.floorD = rewrite.requestsPerSecond;
+      floors.rewrite.push(rewrite);
+      extra = `, ÷ floor (d) ${rewrite.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / rewrite.requestsPerSecond).toFixed(2)}`;
+    }
     runs[name] = run;
-    show(name, run, `  ÷ floor (c) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`);
+    show(name, run, `  ÷ floor (c) ${floor.requestsPerSecond.toFixed(0)} = ${(run.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}${extra}`);
   }
   await measureFloorsAB();
 
