@@ -199,3 +199,71 @@ describe("PUT /api/v1.1/jobs with referenceId: create or update (spec 4.3)", () 
     expect(n).toBe(1);
   });
 });
+
+describe("a description sent again as it was (issue 27, DESIGN 13a)", () => {
+  const DIRTY = '<p onclick="steal()">Join <b>us</b></p><script>alert(1)</script>';
+  // What the cleaner makes of DIRTY is replaced in storage by a marker it could never make, so
+  // an answer showing the marker proves the description was not cleaned again.
+  const MARKER = "<p>stored, not cleaned again</p>";
+  const storedDescription = async (id: number, description: string, digest?: string) => {
+    await env.DB.prepare(`UPDATE jobs SET description = ?1, description_digest = coalesce(?2, description_digest) WHERE id = ?3`).bind(description, digest ?? null, id).run();
+  };
+  const revisionOf = async (id: number) => (await env.DB.prepare("SELECT revision FROM jobs WHERE id = ?").bind(id).first<{ revision: number }>())!.revision;
+
+  it("the same input is not cleaned again: the stored text stays, nothing is written, the ETag stays", async () => {
+    const job = await postJob(employer, { description: DIRTY });
+    expect(job.description).toBe("<p>Join <b>us</b></p>");
+    const etag = (await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).headers.get("ETag");
+    await storedDescription(job.id, MARKER);
+    const res = await put(`/jobs/${job.id}`, { description: DIRTY });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("ETag")).toBe(etag);
+    expect((await res.json<any>()).description).toBe(MARKER);
+    expect(await revisionOf(job.id)).toBe(1);
+  });
+
+  it("another input is cleaned, even one that differs by a space, and replaces the stored text", async () => {
+    const job = await postJob(employer, { description: DIRTY });
+    await storedDescription(job.id, MARKER);
+    const updated = await (await put(`/jobs/${job.id}`, { description: `${DIRTY} ` })).json<any>();
+    expect(updated.description).toBe("<p>Join <b>us</b></p> ");
+    // The new input's digest was stored with its text: sent again, it is not a change.
+    const again = await put(`/jobs/${job.id}`, { description: `${DIRTY} ` });
+    expect(again.headers.get("ETag")).toBe((await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).headers.get("ETag"));
+    expect(await revisionOf(job.id)).toBe(2);
+  });
+
+  it("a stored digest that does not match (another cleaner version) means the input is cleaned again", async () => {
+    const job = await postJob(employer, { description: DIRTY });
+    await storedDescription(job.id, MARKER, "0".repeat(64));
+    expect((await (await put(`/jobs/${job.id}`, { description: DIRTY })).json<any>()).description).toBe("<p>Join <b>us</b></p>");
+  });
+
+  it("input that differs but cleans to the stored text is not a change: the ETag stays", async () => {
+    const job = await postJob(employer, { description: DIRTY });
+    const res = await put(`/jobs/${job.id}`, { description: "<p onclick=x>Join <b>us</b></p>" });
+    expect((await res.json<any>()).description).toBe(job.description);
+    expect(await revisionOf(job.id)).toBe(1);
+  });
+
+  it("the French description likewise, by PUT by referenceId; digests are never shown", async () => {
+    const body = { ...jobBody(), referenceId: "DIGEST-FR", description: DIRTY, translations: { fr: { title: "Comptable", description: DIRTY } } };
+    const created = await put("/jobs", body);
+    expect(created.status).toBe(201);
+    const job = await created.json<any>();
+    expect(job.translations.fr.description).toBe("<p>Join <b>us</b></p>");
+    expect(Object.keys(job).filter((key) => /digest/i.test(key))).toEqual([]);
+    await env.DB.prepare("UPDATE jobs SET translations = json_set(translations, '$.fr.description', ?1) WHERE id = ?2").bind(MARKER, job.id).run();
+    const again = await (await put("/jobs", body)).json<any>();
+    expect(again.translations.fr.description).toBe(MARKER);
+    expect(await revisionOf(job.id)).toBe(1);
+  });
+
+  it("an empty description clears the text and its digest; sent again, the input is cleaned", async () => {
+    const job = await postJob(employer, { description: DIRTY });
+    expect((await (await put(`/jobs/${job.id}`, { description: "" })).json<any>()).description).toBeNull();
+    const digest = await env.DB.prepare("SELECT description_digest AS digest FROM jobs WHERE id = ?").bind(job.id).first<{ digest: string | null }>();
+    expect(digest!.digest).toBeNull();
+    expect((await (await put(`/jobs/${job.id}`, { description: DIRTY })).json<any>()).description).toBe("<p>Join <b>us</b></p>");
+  });
+});

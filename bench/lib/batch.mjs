@@ -1,7 +1,10 @@
 // Batch sync (DESIGN 12) against the single requests it replaces, in the same run: the same
 // work — upserts by referenceId, half creating a job and half updating one, 2 KB descriptions
 // — sent by one client, one request at a time, as `POST /jobs/batch` of 100 entries and as
-// 100 `PUT /jobs`. Reported as jobs stored per second.
+// 100 `PUT /jobs`. Reported as jobs stored per second, and against floor (d)'s bare rewriter
+// pass over the same description (issue 27). Then a nightly full sync: 100 jobs sent again
+// unchanged, by batch and by single PUTs.
+import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
@@ -39,12 +42,26 @@ function entries(employer, description, source) {
   };
 }
 
+/** The description as the API stores it: the cleaner's output, read back from one job. */
+async function cleanedByApi(origin, employer, raw) {
+  const res = await send(origin, {
+    host: HOSTS.api,
+    method: "PUT",
+    path: `${API}/jobs`,
+    headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify(jobOf(`CLEANED-${employer.employerId}`, raw)),
+  });
+  return JSON.parse(res.body).description;
+}
+
 export async function measureBatchSync({ origin, db, kv, rounds, seeded, problems, step }) {
   const description = descriptionOf(2_000);
+  // Seeded as the API stores a job sent with this description: its cleaning and the input's digest.
   const setup = async (name) => {
     const employer = await createEmployer(db, kv, name);
     const prefix = `B${employer.employerId}-`;
-    await seedJobs(db, employer.employerId, seeded, { prefix, status: "active", description });
+    const cleaned = await cleanedByApi(origin, employer, description);
+    await seedJobs(db, employer.employerId, seeded, { prefix, status: "active", description: cleaned, sentAs: description });
     return { ...employer, prefix, seeded };
   };
   const batchEmployer = await setup("Bench Batch Ltd.");
@@ -97,15 +114,40 @@ export async function measureBatchSync({ origin, db, kv, rounds, seeded, problem
   const batchMs = await timed(batchRequest, rounds);
   await timed(singleRequest, 5);
   const singleMs = await timed(singleRequest, ENTRIES * rounds);
+  // Floor (d)'s bare rewriter pass over the same description, per call inside workerd.
+  const bare = (await perCall(origin, description, ["floor"], { times: 300, rounds: 3 }, problems)).floor;
+
+  // A nightly full sync: the first 100 jobs each side updated above, sent again as they are.
+  const unchanged = (employer) => Array.from({ length: ENTRIES }, (_, i) => jobOf(`${employer.prefix}${String(i + 1).padStart(6, "0")}`, description));
+  const resendBatch = { ...batchRequest, next: () => ({ body: JSON.stringify({ upsert: unchanged(batchEmployer) }) }) };
+  const resendBodies = unchanged(singleEmployer).map((body) => JSON.stringify(body));
+  let resent = 0;
+  const resendSingle = { ...singleRequest, next: () => ({ body: resendBodies[resent++ % ENTRIES] }) };
+  await timed(resendBatch, 1);
+  const resendBatchMs = await timed(resendBatch, rounds);
+  await timed(resendSingle, ENTRIES);
+  const resendSingleMs = await timed(resendSingle, ENTRIES * rounds);
+
   const outcome = {
     entriesPerBatch: ENTRIES,
     batch: { msPerRequest: batchMs, jobsPerSecond: (ENTRIES * 1000) / batchMs },
     single: { msPerRequest: singleMs, jobsPerSecond: 1000 / singleMs },
+    bare: { msPerCall: bare.msPerCall, jobsPerSecond: 1000 / bare.msPerCall },
+    resend: {
+      batch: { msPerRequest: resendBatchMs, jobsPerSecond: (ENTRIES * 1000) / resendBatchMs },
+      single: { msPerRequest: resendSingleMs, jobsPerSecond: 1000 / resendSingleMs },
+    },
     trips,
   };
   outcome.ratio = outcome.batch.jobsPerSecond / outcome.single.jobsPerSecond;
+  outcome.bareRatio = outcome.batch.jobsPerSecond / outcome.bare.jobsPerSecond;
+  outcome.resend.ratio = outcome.resend.batch.jobsPerSecond / outcome.resend.single.jobsPerSecond;
   step(
-    `batch sync: ${outcome.batch.jobsPerSecond.toFixed(0)} jobs/s in batches of ${ENTRIES} vs ${outcome.single.jobsPerSecond.toFixed(0)} jobs/s by PUT = ${outcome.ratio.toFixed(1)}×; round trips at 1/10/100 entries: ${trips[1]}/${trips[10]}/${trips[100]}`,
+    `batch sync: ${outcome.batch.jobsPerSecond.toFixed(0)} jobs/s in batches of ${ENTRIES} vs ${outcome.single.jobsPerSecond.toFixed(0)} jobs/s by PUT = ${outcome.ratio.toFixed(1)}×; ` +
+      `${outcome.bareRatio.toFixed(2)}× a bare rewriter pass over the description (${outcome.bare.msPerCall.toFixed(2)} ms); round trips at 1/10/100 entries: ${trips[1]}/${trips[10]}/${trips[100]}`,
+  );
+  step(
+    `resend of ${ENTRIES} unchanged jobs: ${outcome.resend.batch.jobsPerSecond.toFixed(0)} jobs/s by batch vs ${outcome.resend.single.jobsPerSecond.toFixed(0)} jobs/s by PUT = ${outcome.resend.ratio.toFixed(1)}×`,
   );
   return outcome;
 }

@@ -14,7 +14,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * is missing), modes interleaved (a, b, a, b, …); best of `rounds`. `times` calls in one
  * request, minus a request that only reads the body.
  */
-async function perCall(origin, html, modes, { times, rounds }, problems) {
+export async function perCall(origin, html, modes, { times, rounds }, problems) {
   const timed = async (mode, n) => {
     const cpuBefore = childCpuMs();
     const res = await send(origin, { host: HOSTS.probe, method: "POST", path: `/__probe/clean?mode=${mode}&times=${n}`, body: html });

@@ -28,6 +28,9 @@ export function descriptionOf(bytes) {
   return html.slice(0, html.lastIndexOf("</p>", bytes) + 4) || block;
 }
 
+/** The digest of a raw description, as `inputDigest` in src/description/digest.ts computes it (cleaner version 1). */
+const inputDigest = (raw) => createHash("sha256").update(`1\n${raw}`).digest("hex");
+
 /** SHA-256 hex of the key, as `hashApiKey` in src/auth/api-keys.ts computes it. */
 const hashApiKey = (apiKey) => createHash("sha256").update(apiKey).digest("hex");
 
@@ -68,6 +71,10 @@ export async function seedJobs(db, employerId, count, options = {}) {
     prefix = `E${employerId}-`,
     now = Math.floor(Date.now() / 1000),
     description = descriptionOf(2_000),
+    // The raw input `description` is the API's cleaning of: its digest is stored with it, as the
+    // API stores it (inputDigest, src/description/digest.ts). Without it, no digest: as a job
+    // stored before digests were kept.
+    sentAs,
     status = "mixed",
     publishedDaysAgo = 0,
     closesInDays = 60,
@@ -85,7 +92,7 @@ export async function seedJobs(db, employerId, count, options = {}) {
     .prepare(
       `INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
         position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
-        applicant_routing_type_id, application_email, application_url, created_at, updated_at)
+        applicant_routing_type_id, application_email, application_url, created_at, updated_at, description_digest)
       WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1),
         scrambled(n, h) AS (SELECT n, (n * 2654435761) % 1000003 FROM seq)
       SELECT ?2, ?3 || printf('%06d', n), json_extract(json_array(${titles}), '$[' || (n % ${TITLES.length}) || ']'),
@@ -97,10 +104,10 @@ export async function seedJobs(db, employerId, count, options = {}) {
         CASE WHEN h % 7 = 0 OR h % 3 = 0 OR h % 2 = 0 OR h % 126 < 30 THEN NULL ELSE (35000 + (h % 126) * 1000 + 5000 + (h % 4) * 5000) * 10000 END,
         CASE WHEN h % 7 = 0 THEN NULL WHEN h % 3 = 0 THEN 5 ELSE 1 END,
         CASE WHEN h % 7 = 0 THEN NULL ELSE n % 11 = 0 END, ?7,
-        2, NULL, 'https://careers.example.com/jobs/' || n, ?4 - n, ?4 - n
+        2, NULL, 'https://careers.example.com/jobs/' || n, ?4 - n, ?4 - n, ?8
       FROM scrambled`,
     )
-    .bind(count, employerId, prefix, published, closesInDays * DAY, autoRefresh ? 1 : 0, description)
+    .bind(count, employerId, prefix, published, closesInDays * DAY, autoRefresh ? 1 : 0, description, sentAs === undefined ? null : inputDigest(sentAs))
     .run();
   await db.batch([
     db

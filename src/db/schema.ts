@@ -129,6 +129,10 @@ export const jobs = sqliteTable(
     canadianExperience: integer("canadian_experience").notNull().default(0),
     // DESIGN 20: the screening questions as JSON text (src/screening/questions.ts); null: none.
     questions: text("questions"),
+    // Issue 27: the digest of the raw input each description was cleaned from
+    // (src/description/digest.ts), so the same input sent again is not cleaned again; null: unknown.
+    descriptionDigest: text("description_digest"),
+    frenchDescriptionDigest: text("french_description_digest"),
     // DESIGN 21: a job of an employer's test space (set by a trigger from its employer when
     // inserted): never on the board or its pages, never applied to by the public.
     test: integer("test", { mode: "boolean" }).notNull().default(false),

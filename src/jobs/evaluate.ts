@@ -1,32 +1,42 @@
 import type { z } from "zod";
 import type { Database } from "../db/client";
 import { cleanDescription } from "../description/clean";
+import { inputDigest } from "../description/digest";
 import { parseMembers } from "../http/partial-parse";
 import { ProblemError, type FieldError } from "../http/problem";
 import { toFieldErrors } from "../http/validation";
 import { resolvePlace, unknownCityMessage } from "../locations/resolve";
 import { loadReferenceData, type ReferenceData } from "../reference/repository";
 import { findOwnedPlaces, type OwnedPlace } from "./repository";
-import { mergeErrors, mergeJob, unknownTranslationErrors, validateJob, type JobPlace, type JobState } from "./rules";
+import { mergeErrors, mergeJob, unknownTranslationErrors, validateJob, type JobPlace, type JobState, type SettledTexts } from "./rules";
 import { JobInputSchema, type JobInput } from "./schemas";
 
 // One evaluation of a job body (DESIGN 4 and 5): every member parsed on its own, the valid ones
 // merged into the job (or a new one) and the result checked as a whole, so one answer names
 // every wrong type and every broken rule. The parts that do not depend on the stored job
-// (parsing, cleaning the description, resolving places) run once per request, however often
-// a concurrent change makes the merge run again.
+// (parsing, resolving places, digesting the descriptions) run once per request, however often
+// a concurrent change makes the merge run again; a description is cleaned at most once, and not
+// at all when the stored job's was cleaned from the same input (issue 27).
 
 export interface PreparedBody {
   input: JobInput;
-  /** Wrong types, refused descriptions and places that cannot be resolved. */
+  /** Wrong types and places that cannot be resolved (a refused description: see `settleTexts`). */
   errors: FieldError[];
   reference: ReferenceData;
   /** The request's places, resolved; undefined when it sent no `locations`. */
   places?: JobPlace[];
-  /** The cleaned description; undefined when not sent, null when it cleans to nothing. */
-  description?: string | null;
+  /** `description` as sent; undefined when not sent, null when sent empty. */
+  description?: SentText | null;
   /** The same for `translations.fr.description`. */
-  frenchDescription?: string | null;
+  frenchDescription?: SentText | null;
+}
+
+/** A description as the client sent it; cleaned at most once per request, and only when needed. */
+interface SentText {
+  field: "description" | "translations.fr.description";
+  raw: string;
+  digest: string;
+  cleaned?: Promise<{ description?: string | null; errors: FieldError[] }>;
 }
 
 export interface Evaluation {
@@ -97,9 +107,7 @@ async function resolveLocations(
 }
 
 /** `field` names the member in errors: the French version's description is cleaned by the same rules and bounds. */
-async function cleanedDescription(text: string | null | undefined, field: string): Promise<{ description?: string | null; errors: FieldError[] }> {
-  if (text === undefined) return { errors: [] };
-  if (!text) return { description: null, errors: [] };
+async function cleanedDescription(text: string, field: string): Promise<{ description?: string | null; errors: FieldError[] }> {
   try {
     const cleaned = await cleanDescription(text);
     // DESIGN 4: a description that cleans to nothing is stored as null, like "".
@@ -123,25 +131,63 @@ export async function prepareBody(
   const { data, issues } = parseMembers(schema, body);
   const input = data as JobInput;
   const reference = await loadReferenceData(db);
-  const [resolved, cleaned, french] = await Promise.all([
+  const [resolved, description, frenchDescription] = await Promise.all([
     input.locations ? resolveLocations(ownedPlaces, input.locations, reference) : undefined,
-    cleanedDescription(input.description, "description"),
-    cleanedDescription(input.translations?.fr?.description, "translations.fr.description"),
+    sentText(input.description, "description"),
+    sentText(input.translations?.fr?.description, "translations.fr.description"),
   ]);
   return {
     input,
-    errors: [...toFieldErrors(issues), ...unknownTranslationErrors(body.translations), ...(resolved?.errors ?? []), ...cleaned.errors, ...french.errors],
+    errors: [...toFieldErrors(issues), ...unknownTranslationErrors(body.translations), ...(resolved?.errors ?? [])],
     reference,
     places: input.locations === null ? [] : resolved?.places,
-    description: cleaned.description,
-    frenchDescription: french.description,
+    description,
+    frenchDescription,
   };
 }
 
+async function sentText(raw: string | null | undefined, field: SentText["field"]): Promise<SentText | null | undefined> {
+  if (raw === undefined) return undefined;
+  if (!raw) return null;
+  return { field, raw, digest: await inputDigest(raw) };
+}
+
+/**
+ * The request's descriptions for a merge onto `stored` (null: a new job): a text sent as the
+ * stored one was sent (same digest) is the stored cleaned text; any other is cleaned, once
+ * however often a concurrent change makes the merge run again.
+ */
+async function settleTexts(prepared: PreparedBody, stored: JobState | null): Promise<SettledTexts & { errors: FieldError[] }> {
+  const settle = async (sent: SentText | null | undefined, storedDigest: string | null | undefined, storedText: string | null | undefined) => {
+    if (sent === undefined) return { errors: [] };
+    if (sent === null) return { description: null, digest: null, errors: [] };
+    if (storedDigest === sent.digest) return { description: storedText ?? null, digest: sent.digest, errors: [] };
+    sent.cleaned ??= cleanedDescription(sent.raw, sent.field);
+    return { ...(await sent.cleaned), digest: sent.digest };
+  };
+  const [english, french] = await Promise.all([
+    settle(prepared.description, stored?.descriptionDigest, stored?.description),
+    settle(prepared.frenchDescription, stored?.frenchDescriptionDigest, stored?.translations?.fr.description),
+  ]);
+  return {
+    description: english.description,
+    descriptionDigest: english.digest,
+    frenchDescription: french.description,
+    frenchDescriptionDigest: french.digest,
+    errors: [...english.errors, ...french.errors],
+  };
+}
+
+/** Every error of the body on its own (no job to merge onto): its members' types, places and descriptions. */
+export async function bodyErrors(prepared: PreparedBody): Promise<FieldError[]> {
+  return [...prepared.errors, ...(await settleTexts(prepared, null)).errors];
+}
+
 /** The prepared body merged onto `current` (null: a new job) and checked as a whole. */
-export function evaluate(prepared: PreparedBody, current: JobState | null, now: number): Evaluation {
-  const { input, reference, places, description, frenchDescription } = prepared;
-  const { job, conflict } = mergeJob(current, input, { now, places, description, frenchDescription });
+export async function evaluate(prepared: PreparedBody, current: JobState | null, now: number): Promise<Evaluation> {
+  const { input, reference, places } = prepared;
+  const { errors: textErrors, ...texts } = await settleTexts(prepared, current);
+  const { job, conflict } = mergeJob(current, input, { now, places, ...texts });
   // A member the client got wrong (a place included) is reported once, at its own path.
-  return { job, conflict, errors: mergeErrors(prepared.errors, validateJob(job, reference)) };
+  return { job, conflict, errors: mergeErrors([...prepared.errors, ...textErrors], validateJob(job, reference)) };
 }

@@ -96,6 +96,8 @@ export function previewRow(job: JobState, stored: PreviewStored, reference: Refe
     translations: translationsJson(job.translations),
     canadianExperience: job.canadianExperience,
     questions: questionsJson(job.questions),
+    descriptionDigest: job.descriptionDigest,
+    frenchDescriptionDigest: job.frenchDescriptionDigest,
   };
 }
 
@@ -169,5 +171,7 @@ export function toJobState(row: JobRow): JobState {
     translations: row.translations === null ? null : JSON.parse(row.translations),
     canadianExperience: row.canadianExperience,
     questions: questionsOf(row),
+    descriptionDigest: row.descriptionDigest,
+    frenchDescriptionDigest: row.frenchDescriptionDigest,
   };
 }

@@ -49,12 +49,23 @@ export interface JobState {
   /** Which texts ask for Canadian experience (src/postingrules/facts.ts), kept with the texts it reads. */
   canadianExperience: number;
   questions: Question[];
+  /** Digests of the raw inputs `description` and `translations.fr.description` were cleaned from (src/description/digest.ts). */
+  descriptionDigest: string | null;
+  frenchDescriptionDigest: string | null;
 }
 
 export const ROUTING_EMAIL = 1;
 export const ROUTING_URL = 2;
 export const MAX_EMAIL = 50;
 export const MAX_URL = 200;
+
+/** The request's descriptions as cleaned (or found cleaned already) and the digests of what it sent; undefined: not sent. */
+export interface SettledTexts {
+  description?: string | null;
+  descriptionDigest?: string | null;
+  frenchDescription?: string | null;
+  frenchDescriptionDigest?: string | null;
+}
 
 export interface Merged {
   job: JobState;
@@ -70,7 +81,7 @@ export interface Merged {
 export function mergeJob(
   current: JobState | null,
   patch: JobInput,
-  options: { now: number; places?: JobPlace[]; description?: string | null; frenchDescription?: string | null },
+  options: { now: number; places?: JobPlace[] } & SettledTexts,
 ): Merged {
   const { now } = options;
   let conflict: string | undefined;
@@ -95,6 +106,8 @@ export function mergeJob(
     translations: null,
     canadianExperience: 0,
     questions: [],
+    descriptionDigest: null,
+    frenchDescriptionDigest: null,
   };
 
   let status = base.status;
@@ -166,6 +179,9 @@ export function mergeJob(
     translations,
     canadianExperience: textsChanged ? canadianExperienceMask(canadianExperienceIn(title, description, translations)) : base.canadianExperience,
     questions: patch.questions !== undefined ? (patch.questions ?? []).map(normalizeQuestion) : base.questions,
+    descriptionDigest: options.description !== undefined ? (options.descriptionDigest ?? null) : base.descriptionDigest,
+    frenchDescriptionDigest:
+      translations === null ? null : options.frenchDescription !== undefined ? (options.frenchDescriptionDigest ?? null) : base.frenchDescriptionDigest,
   };
   return { job, conflict };
 }
@@ -350,6 +366,9 @@ export function changedColumns(before: JobState, after: JobState): ColumnChanges
   for (const key of scalar) if (before[key] !== after[key]) changes[key] = after[key];
   const translations = translationsJson(after.translations);
   if (translationsJson(before.translations) !== translations) changes.translations = translations;
+  // A digest goes with its text: written when the text changes, never a change of its own.
+  if ("description" in changes) changes.descriptionDigest = after.descriptionDigest;
+  if ("translations" in changes) changes.frenchDescriptionDigest = after.frenchDescriptionDigest;
   const questions = questionsJson(after.questions);
   if (questionsJson(before.questions) !== questions) changes.questions = questions;
   const salaryBefore = flattenSalary(before.salary);

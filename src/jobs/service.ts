@@ -2,7 +2,7 @@ import type { Database } from "../db/client";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
 import { nowSeconds } from "./dates";
 import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
-import { evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
+import { bodyErrors, evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
 import type { RecordedEvent } from "../events/outbox";
 import type { JobEventType } from "../events/types";
 import { eventsOfWrite } from "./events";
@@ -126,7 +126,7 @@ async function insert(
 ): Promise<WriteResult | null> {
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
     const now = nowSeconds();
-    const job = accept(evaluate(prepared, null, now));
+    const job = accept(await evaluate(prepared, null, now));
     const newJob = (employer: Employer) => previewRow(job, { id: null, revision: 0, ...ownerColumns(employer) }, prepared.reference);
     if (options.validateOnly) {
       const [existing, employer] = await Promise.all([
@@ -186,7 +186,7 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     if (options.ifMatch && !ifMatchPasses(options.ifMatch, etagOf(current))) throw new PreconditionFailedError(etagOf(current));
     const now = nowSeconds();
     const before = toJobState(current);
-    const job = accept(evaluate(prepared, before, now));
+    const job = accept(await evaluate(prepared, before, now));
     // DESIGN 19a: judged whatever the request changed, so even a no-op PUT of a broken active job is refused.
     enforcePostingRules(current.employerPostingRules, job.status, () => previewRow(job, current, prepared.reference));
     if (options.validateOnly) {
@@ -228,7 +228,7 @@ export async function putJobByReference(caller: Caller, body: Record<string, unk
   const prepared = await prepareBody(caller.db, caller.employerId, body, JobByReferenceInputSchema);
   const referenceId = prepared.input.referenceId;
   // Without a valid referenceId there is no job to name: the body's errors are the answer.
-  if (typeof referenceId !== "string") throw new ValidationError(prepared.errors);
+  if (typeof referenceId !== "string") throw new ValidationError(await bodyErrors(prepared));
   return write(caller, { referenceId }, prepared, options, true);
 }
 

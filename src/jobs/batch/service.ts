@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, PreconditionFailedError, ProblemError, Va
 import { toFieldErrors } from "../../http/validation";
 import { nowSeconds } from "../dates";
 import { etagOf, ifMatchPasses, parsePreconditions } from "../etag";
-import { evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from "../evaluate";
+import { bodyErrors, evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from "../evaluate";
 import { eventsOfWrite } from "../events";
 import {
   deletedEventStatement,
@@ -97,7 +97,7 @@ async function upsertEntries(caller: Caller, bodies: Record<string, unknown>[]):
       const { ifMatch, problem } = ifMatchOf(body);
       const entry: Entry = { op: "upsert", index, referenceId, ifMatch, prepared, problem };
       // Without a referenceId there is no job to name: the body's errors are the entry's answer.
-      if (!problem && referenceId === null) entry.problem = new ValidationError(prepared.errors);
+      if (!problem && referenceId === null) entry.problem = new ValidationError(await bodyErrors(prepared));
       return entry;
     }),
   );
@@ -117,7 +117,15 @@ const placeLimitPlan = (entry: Entry) => failed(entry, placeLimitError());
  * One entry against the jobs as read and the owner's settings (which judge its posting rules):
  * its answer and its statements (none for a failure, a no-op or a dry run).
  */
-function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, now: number, employer: Employer, dryRun: boolean): Plan {
+/** What every entry of one attempt is judged against: its time, its events' time, the owner's settings, a dry run or not. */
+interface Attempt {
+  now: number;
+  occurredAt: number;
+  employer: Employer;
+  dryRun: boolean;
+}
+
+async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, { now, occurredAt, employer, dryRun }: Attempt): Promise<Plan> {
   if (entry.problem) return failed(entry, entry.problem);
   if (entry.overPlaceLimit) return placeLimitPlan(entry);
   const referenceId = entry.referenceId!;
@@ -133,7 +141,7 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
     if (dryRun) return { result: { ...base, status: 204 }, statements: [] };
     return {
       result: { ...base, status: 204 },
-      statements: [deletedEventStatement(caller.employerId, current.id, Date.now()), ...deleteStatements(caller.employerId, current.id, current.revision)],
+      statements: [deletedEventStatement(caller.employerId, current.id, occurredAt), ...deleteStatements(caller.employerId, current.id, current.revision)],
     };
   }
 
@@ -141,7 +149,7 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
   let job;
   const stored = current ?? { id: null, revision: 0, ...ownerColumns(employer) };
   try {
-    job = accept(evaluate(prepared, current ? toJobState(current) : null, now));
+    job = accept(await evaluate(prepared, current ? toJobState(current) : null, now));
     const merged = job;
     enforcePostingRules(employer.postingRules, merged.status, () => previewRow(merged, stored, prepared.reference));
   } catch (error) {
@@ -153,7 +161,7 @@ function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, no
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
   // Each entry's events follow its own statements, so they see the job as that entry left it.
-  const eventStatements = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), Date.now());
+  const eventStatements = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), occurredAt);
   if (!current) {
     return {
       result: { ...base, status },
@@ -194,10 +202,9 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     sent += 2;
     const { rows, employer } = await findJobsByReferenceWithOwner(caller.db, caller.employerId, named);
     const current = new Map(rows.map((row) => [row.referenceId!, row]));
-    const now = nowSeconds();
-    const plans = entries.map((entry) =>
-      planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), now, employer, Boolean(options.validateOnly)),
-    );
+    // One time for the batch's events, which keep the entries' order.
+    const judging: Attempt = { now: nowSeconds(), occurredAt: Date.now(), employer, dryRun: Boolean(options.validateOnly) };
+    const plans = await Promise.all(entries.map((entry) => planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), judging)));
     const results = plans.map((plan) => plan.result);
     const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
     const statements = plans.flatMap((plan) => plan.statements);

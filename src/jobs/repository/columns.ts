@@ -71,7 +71,12 @@ const columnsOf = (columns: [keyof JobRow, SQL][]) =>
     sql`, `,
   );
 
-export const selectedColumns = columnsOf(JOB_COLUMNS);
+/** The employer's own read of a job: every column, and the digests a write compares (never shown, never in a snapshot). */
+export const selectedColumns = columnsOf([
+  ...JOB_COLUMNS,
+  ["descriptionDigest", sql`j.description_digest`],
+  ["frenchDescriptionDigest", sql`j.french_description_digest`],
+]);
 
 /**
  * The columns as the public may see them: a place an employer created is theirs alone

@@ -40,6 +40,9 @@ export interface JobRow {
   questions: string | null;
   /** 1 for a job of an employer's test space (DESIGN 21). */
   test: number;
+  /** Digests of the raw inputs the descriptions were cleaned from (src/description/digest.ts); null: unknown. */
+  descriptionDigest: string | null;
+  frenchDescriptionDigest: string | null;
   /** The owner's settings the posting rules read (DESIGN 19), and their revision (in the ETag). */
   employerOntarioEmployees: number | null;
   employerFederallyRegulated: number;
@@ -77,6 +80,8 @@ const ADDED_SINCE: Pick<
   | "canadianExperience"
   | "questions"
   | "test"
+  | "descriptionDigest"
+  | "frenchDescriptionDigest"
   | "employerOntarioEmployees"
   | "employerFederallyRegulated"
   | "employerPostingRules"
@@ -86,6 +91,8 @@ const ADDED_SINCE: Pick<
   existingVacancy: null,
   translations: null,
   test: 0,
+  descriptionDigest: null,
+  frenchDescriptionDigest: null,
   canadianExperience: 0,
   questions: null,
   employerOntarioEmployees: null,

@@ -40,6 +40,8 @@ const COLUMN_NAMES: Record<keyof ColumnChanges, string> = {
   translations: "translations",
   canadianExperience: "canadian_experience",
   questions: "questions",
+  descriptionDigest: "description_digest",
+  frenchDescriptionDigest: "french_description_digest",
 };
 
 const sqlValue = (value: unknown) => (typeof value === "boolean" ? Number(value) : value);
@@ -124,12 +126,13 @@ export function insertStatements(employerId: number, job: JobState, now: number)
     INSERT INTO jobs (employer_id, reference_id, title, publish_date, close_date, confidential, auto_refresh, status,
       position_type_id, salary_amount, salary_max_amount, salary_type_id, salary_plus_commission, description,
       applicant_routing_type_id, application_email, application_url, created_at, updated_at,
-      ai_used_in_selection, existing_vacancy, translations, canadian_experience, questions)
+      ai_used_in_selection, existing_vacancy, translations, canadian_experience, questions, description_digest, french_description_digest)
     VALUES (${employerId}, ${job.referenceId}, ${job.title}, ${job.publishDate}, ${job.closeDate},
       ${Number(job.confidential)}, ${Number(job.autoRefresh)}, ${job.status}, ${job.positionTypeId},
       ${salary.salaryAmount}, ${salary.salaryMaxAmount}, ${salary.salaryTypeId}, ${sqlValue(salary.salaryPlusCommission)},
       ${job.description}, ${job.routingTypeId}, ${job.applicationEmail}, ${job.applicationUrl}, ${now}, ${now},
-      ${sqlValue(job.aiUsedInSelection)}, ${sqlValue(job.existingVacancy)}, ${translationsJson(job.translations)}, ${job.canadianExperience}, ${questionsJson(job.questions)})`,
+      ${sqlValue(job.aiUsedInSelection)}, ${sqlValue(job.existingVacancy)}, ${translationsJson(job.translations)}, ${job.canadianExperience}, ${questionsJson(job.questions)},
+      ${job.descriptionDigest}, ${job.frenchDescriptionDigest})`,
     ...links.places,
     ...links.categories,
   ];
