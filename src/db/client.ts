@@ -1,19 +1,16 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import * as schema from "./schema";
 import { isReadOnly, withRetries } from "./transient-errors";
 
+// No `schema` is given to Drizzle: nothing uses its relational queries (`db.query`), and with a
+// schema every instance (one per request) walks all the tables' relations first, about 12 % of
+// a job read's CPU (issue 27, profiled).
 export function createDatabase(d1: D1Database | D1DatabaseSession) {
-  return drizzle(retrying(d1) as D1Database, { schema });
+  return drizzle(retrying(d1) as D1Database);
 }
 
 export type Database = ReturnType<typeof createDatabase>;
-
-/** A Drizzle instance on another D1 database (the board's), with the same transient-error retries. */
-export function createDatabaseOf<S extends Record<string, unknown>>(d1: D1Database | D1DatabaseSession, tables: S) {
-  return drizzle(retrying(d1) as D1Database, { schema: tables });
-}
 
 const EXECUTE = new Set<string | symbol>(["run", "all", "first", "raw"]);
 
@@ -54,6 +51,16 @@ function retrying<T extends D1Database | D1DatabaseSession>(d1: T): T {
 }
 
 const dialect = new SQLiteAsyncDialect();
+
+/**
+ * A fragment without parameters as its text, rendered once: Drizzle walks a `sql` tree again on
+ * every use, and the job's column list alone is dozens of nested fragments (issue 27, profiled).
+ */
+export function prerendered(fragment: SQL): SQL {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length) throw new Error("Only a fragment without parameters can be rendered once.");
+  return sql.raw(text);
+}
 
 /**
  * A D1 statement from Drizzle-built SQL (a `sql` template or a query builder). Batches of raw

@@ -1,11 +1,12 @@
 import type { SQL } from "drizzle-orm";
-import { createDatabaseOf, toStatement } from "../../db/client";
-import * as tables from "./tables";
+import { createDatabase, toStatement, type Database } from "../../db/client";
 
 // The board's own database (BOARD_DB, DESIGN 17). Only src/board reaches it, through here.
 
-export const createBoardDatabase = (d1: D1Database | D1DatabaseSession) => createDatabaseOf(d1, tables);
-export type BoardDatabase = ReturnType<typeof createBoardDatabase>;
+declare const board: unique symbol;
+/** Branded, so that the type checker refuses DB's database where the board's is meant. */
+export type BoardDatabase = Database & { readonly [board]: true };
+export const createBoardDatabase = (d1: D1Database | D1DatabaseSession) => createDatabase(d1) as BoardDatabase;
 
 const statementOf = (db: BoardDatabase, query: SQL) => toStatement(db, query);
 
