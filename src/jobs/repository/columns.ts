@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { prerendered } from "../../db/client";
 import { jsonObject } from "../../db/json";
 import type { JobRow } from "./rows";
 
@@ -9,7 +10,7 @@ const locationsJsonOf = (id: SQL) => sql`(
   SELECT json_group_array(json_object('id', ${id}, 'name', l.name, 'description', l.description, 'type', l.type,
     'latitude', l.latitude, 'longitude', l.longitude) ORDER BY jl.position)
   FROM job_locations jl JOIN locations l ON l.id = jl.location_id WHERE jl.job_id = j.id)`;
-export const locationsJson = locationsJsonOf(sql`l.id`);
+export const locationsJson = prerendered(locationsJsonOf(sql`l.id`));
 
 const categoriesJson = sql`(
   SELECT json_group_array(json_object('id', c.id, 'name', c.name) ORDER BY jc.position)
@@ -56,14 +57,14 @@ const JOB_COLUMNS: [keyof JobRow, SQL][] = [
 ];
 
 /** The job's JobRow as one JSON object, for snapshots stored in a write batch. */
-export const JOB_COLUMNS_OBJECT = jsonObject(JOB_COLUMNS);
+export const JOB_COLUMNS_OBJECT = prerendered(jsonObject(JOB_COLUMNS));
 
-export const JOB_FROM = sql`
+export const JOB_FROM = prerendered(sql`
     FROM jobs j
     JOIN employers e ON e.id = j.employer_id
     LEFT JOIN position_types pt ON pt.id = j.position_type_id
     LEFT JOIN salary_types st ON st.id = j.salary_type_id
-    LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id`;
+    LEFT JOIN applicant_routing_types art ON art.id = j.applicant_routing_type_id`);
 
 const columnsOf = (columns: [keyof JobRow, SQL][]) =>
   sql.join(
@@ -72,17 +73,15 @@ const columnsOf = (columns: [keyof JobRow, SQL][]) =>
   );
 
 /** The employer's own read of a job: every column, and the digests a write compares (never shown, never in a snapshot). */
-export const selectedColumns = columnsOf([
-  ...JOB_COLUMNS,
-  ["descriptionDigest", sql`j.description_digest`],
-  ["frenchDescriptionDigest", sql`j.french_description_digest`],
-]);
+export const selectedColumns = prerendered(
+  columnsOf([...JOB_COLUMNS, ["descriptionDigest", sql`j.description_digest`], ["frenchDescriptionDigest", sql`j.french_description_digest`]]),
+);
 
 /**
  * The columns as the public may see them: a place an employer created is theirs alone
  * (DESIGN 3, 6b), so its id, which only that employer's jobs carry, is shown as null.
  */
-export const publicColumns = columnsOf(
-  JOB_COLUMNS.map(([name, expression]) => [name, name === "locations" ? locationsJsonOf(sql`CASE WHEN l.owner_employer_id IS NULL THEN l.id END`) : expression]),
+export const publicColumns = prerendered(
+  columnsOf(JOB_COLUMNS.map(([name, expression]) => [name, name === "locations" ? locationsJsonOf(sql`CASE WHEN l.owner_employer_id IS NULL THEN l.id END`) : expression])),
 );
 
