@@ -8,6 +8,7 @@ import os from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureBatchSync, measureReconcile } from "./lib/batch.mjs";
+import { measureColdStart } from "./lib/cold-start.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureViewCounting, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
@@ -62,6 +63,8 @@ const SCREENING_SAMPLES = setting("BENCH_SCREENING_SAMPLES", 40, 6);
 const RECONCILE_SAMPLES = setting("BENCH_RECONCILE_SAMPLES", 20, 4);
 // Slices per variant for the posting rules' A/B: a 3 % difference needs more than the 3 of the others.
 const POSTING_RULES_ROUNDS = setting("BENCH_POSTING_RULES_ROUNDS", 8, 2);
+// Issue 27: fresh runtimes whose first request is timed.
+const COLD_START_ROUNDS = setting("BENCH_COLD_START_ROUNDS", 5, 2);
 // DESIGN 17: board staleness is a p99 over 100 changes.
 const STALENESS_CHANGES = setting("BENCH_STALENESS_CHANGES", 100, 100);
 
@@ -83,7 +86,10 @@ const [apiScript, probeScript, noRulesScript, noViewsScript, bundle] = await Pro
 ]);
 step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
 
-const runtime = await startRuntime(root, { apiScript, probeScript, noRulesScript, noViewsScript, floorScript: `${root}bench/floor-worker.js` });
+const scripts = { apiScript, probeScript, noRulesScript, noViewsScript, floorScript: `${root}bench/floor-worker.js` };
+// Before the main runtime starts, so that nothing else runs on the machine meanwhile.
+const coldStart = await measureColdStart(root, scripts, { rounds: COLD_START_ROUNDS, problems, step });
+const runtime = await startRuntime(root, scripts);
 const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
@@ -418,6 +424,7 @@ try {
     pages,
     qVsPage1,
     bundle,
+    coldStart,
     seedCheck: derived,
     storage: {
       jobs: LARGE,
