@@ -13,8 +13,10 @@ const VIEWS_QUEUE = "job-posting-views";
  * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
  * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
  * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
+ * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
+ * as for the bench, there is no inspector.
  */
-export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }) {
+export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }, options = {}) {
   // `[env.load]`: the production rate limit (1 000 requests a minute per employer) would turn
   // the load into 429s; everything else is the same.
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
@@ -49,6 +51,7 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
   const mf = new Miniflare(convertV4MiniflareOptions({
     host: "127.0.0.1",
     port: 0,
+    ...(options.inspectorPort !== undefined && { inspectorPort: options.inspectorPort }),
     // One JSON log line per request is part of the cost measured; printing them is not.
     handleStructuredLogs: () => {},
     workers: [
