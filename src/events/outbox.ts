@@ -26,6 +26,21 @@ export function recordEvents(types: EventType | EventType[], occurredAt: number,
     RETURNING id, type`;
 }
 
+/**
+ * recordEvents for rows that each name their own types: `source` yields `types` (a JSON array)
+ * besides the members above, and `position` (the rows' order); each row's events follow it in
+ * that order. One statement for a whole batch of changes (DESIGN 12).
+ */
+export function recordEventsByRow(occurredAt: number, source: SQL): SQL {
+  return sql`
+    INSERT INTO events (id, type, employer_id, subject_id, revision, occurred_at, data)
+    SELECT 'evt_' || lower(hex(randomblob(16))), t.value, s.employer_id, s.subject_id, s.revision, ${occurredAt}, s.data
+    FROM (${source}) s
+    JOIN json_each(s.types) t
+    ORDER BY s.position, t.key
+    RETURNING id, type`;
+}
+
 /** The events among a write batch's results (the rows recordEvents returned). */
 export function recordedEventsOf(results: D1Result[]): RecordedEvent[] {
   return results.flatMap((result) =>

@@ -1,5 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { RecordedEvent } from "../../events/outbox";
+import type { JobEventType } from "../../events/types";
 import { ConflictError, NotFoundError, PreconditionFailedError, ProblemError, ValidationError } from "../../http/problem";
 import { toFieldErrors } from "../../http/validation";
 import { nowSeconds } from "../dates";
@@ -12,18 +13,17 @@ import {
   employerGuard,
   deleteStatements,
   findJobsByReferenceWithOwner,
-  jobEventStatements,
+  jobEventsByReferenceStatement,
   insertStatements,
   isReferenceIdConflict,
   PlaceLimitReached,
   RevisionMismatch,
   updateStatements,
   writeJobs,
-  type JobKey,
   type JobRow,
 } from "../repository";
 import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
-import { changesOf, type JobState } from "../rules";
+import { changesOf } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
 import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
 import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
@@ -56,6 +56,8 @@ interface Plan {
   statements: SQL[];
   /** The job to show in the answer once written (or as it is, for a no-op). */
   show?: { referenceId: string } | { row: JobRow };
+  /** An upsert's events, recorded for all upserts at once after their writes. */
+  events?: JobEventType[];
 }
 
 export interface BatchOptions {
@@ -160,22 +162,17 @@ async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefin
   if (dryRun) {
     return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
   }
-  // Each entry's events follow its own statements, so they see the job as that entry left it.
-  const eventStatements = (key: JobKey, before: JobState | null) => jobEventStatements(caller.employerId, key, eventsOfWrite(before, job, true), occurredAt);
   if (!current) {
-    return {
-      result: { ...base, status },
-      statements: [...insertStatements(caller.employerId, job, now), ...eventStatements({ justInserted: true }, null)],
-      show: { referenceId },
-    };
+    return { result: { ...base, status }, statements: insertStatements(caller.employerId, job, now), show: { referenceId }, events: eventsOfWrite(null, job, true) };
   }
   const before = toJobState(current);
   const change = changesOf(before, job);
   if (!change.any) return { result: { ...base, status }, statements: [], show: { row: current } };
   return {
     result: { ...base, status },
-    statements: [...updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now), ...eventStatements({ id: current.id }, before)],
+    statements: updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now),
     show: { referenceId },
+    events: eventsOfWrite(before, job, true),
   };
 }
 
@@ -207,7 +204,10 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     const plans = await Promise.all(entries.map((entry) => planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), judging)));
     const results = plans.map((plan) => plan.result);
     const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
-    const statements = plans.flatMap((plan) => plan.statements);
+    // The upserts' events after all their writes (each job as the batch left it), before the deletes'.
+    const ofOp = (op: Op) => plans.filter((plan) => plan.result.op === op).flatMap((plan) => plan.statements);
+    const upsertEvents = plans.flatMap((plan) => (plan.events ? [{ referenceId: plan.result.referenceId!, types: plan.events }] : []));
+    const statements = [...ofOp("upsert"), ...jobEventsByReferenceStatement(caller.employerId, upsertEvents, judging.occurredAt), ...ofOp("delete")];
     if (options.validateOnly || (statements.length === 0 && !options.extras)) return withJobs(results, unchanged);
 
     const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));

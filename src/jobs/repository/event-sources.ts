@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { recordEvents } from "../../events/outbox";
+import { recordEvents, recordEventsByRow } from "../../events/outbox";
 import type { JobEventType } from "../../events/types";
 import { JOB_COLUMNS_OBJECT, JOB_FROM } from "./columns";
 import { jobSnapshot } from "./reads";
@@ -19,6 +19,25 @@ export function jobEventStatements(employerId: number, key: JobKey, types: JobEv
       occurredAt,
       sql`SELECT ${employerId} AS employer_id, j.id AS subject_id, j.revision AS revision, json_object('job', json(${jobSnapshot(employerId, key)})) AS data
         FROM jobs j WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`,
+    ),
+  ];
+}
+
+/**
+ * The events of many jobs' changes by referenceId (a batch's upserts), each job as the batch
+ * left it: one statement after all their writes, not one per job.
+ */
+export function jobEventsByReferenceStatement(employerId: number, changes: { referenceId: string; types: JobEventType[] }[], occurredAt: number): SQL[] {
+  const emitting = changes.filter((change) => change.types.length > 0);
+  if (emitting.length === 0) return [];
+  return [
+    recordEventsByRow(
+      occurredAt,
+      sql`SELECT j.employer_id AS employer_id, j.id AS subject_id, j.revision AS revision, json_object('job', ${JOB_COLUMNS_OBJECT}) AS data,
+          json_extract(c.value, '$.types') AS types, c.key AS position
+        ${JOB_FROM}
+        JOIN json_each(${JSON.stringify(emitting)}) c ON j.reference_id = json_extract(c.value, '$.referenceId')
+        WHERE j.employer_id = ${employerId}`,
     ),
   ];
 }
