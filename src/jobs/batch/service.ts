@@ -115,10 +115,6 @@ function deleteEntries(bodies: Record<string, unknown>[]): Entry[] {
 
 const placeLimitPlan = (entry: Entry) => failed(entry, placeLimitError());
 
-/**
- * One entry against the jobs as read and the owner's settings (which judge its posting rules):
- * its answer and its statements (none for a failure, a no-op or a dry run).
- */
 /** What every entry of one attempt is judged against: its time, its events' time, the owner's settings, a dry run or not. */
 interface Attempt {
   now: number;
@@ -127,6 +123,11 @@ interface Attempt {
   dryRun: boolean;
 }
 
+/**
+ * One entry against the jobs as read and the owner's settings (which judge its posting rules):
+ * its answer, its statements (none for a failure, a no-op or a dry run) and, for an upsert
+ * that writes, the events it emits.
+ */
 async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, { now, occurredAt, employer, dryRun }: Attempt): Promise<Plan> {
   if (entry.problem) return failed(entry, entry.problem);
   if (entry.overPlaceLimit) return placeLimitPlan(entry);
