@@ -17,9 +17,9 @@ export default {
       const row = await env.DB.withSession("first-unconstrained").prepare("SELECT 1 AS one").first();
       return Response.json({ ...row, success });
     }
-    // (d) floor (c) plus one bare HTMLRewriter pass (a no-op handler on every element and text)
-    // over the description of the POST it is set against: the irreducible work of a POST as
-    // served (issue 27).
+    // (d) floor (c) plus one HTMLRewriter pass over the description of the POST it is set
+    // against, a no-op element and text handler on `*` (a text chunk calls the text handler once
+    // per element it lies in): near the irreducible work of a POST as served.
     if (pathname === "/floor/rewrite" && request.method === "POST") {
       const { description } = await request.json();
       const bare = { element() {}, text() {} };

@@ -1,8 +1,9 @@
 // Batch sync (DESIGN 12) against the single requests it replaces, in the same run: the same
 // work — upserts by referenceId, half creating a job and half updating one, 2 KB descriptions
 // — sent by one client, one request at a time, as `POST /jobs/batch` of 100 entries and as
-// 100 `PUT /jobs`. Reported as jobs stored per second, and against floor (d)'s bare rewriter
-// pass over the same description (issue 27). Then a nightly full sync: 100 jobs sent again
+// 100 `PUT /jobs`. Reported as jobs stored per second, and against the passes per second of the
+// probe's bare rewriter pass (one no-op handler per element and per text chunk, workerd CPU per
+// call) over the same description. Then a nightly full sync: 100 jobs sent again
 // unchanged, by batch and by single PUTs.
 import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
@@ -114,7 +115,7 @@ export async function measureBatchSync({ origin, db, kv, rounds, seeded, problem
   const batchMs = await timed(batchRequest, rounds);
   await timed(singleRequest, 5);
   const singleMs = await timed(singleRequest, ENTRIES * rounds);
-  // Floor (d)'s bare rewriter pass over the same description, per call inside workerd.
+  // The probe's bare rewriter pass over the same description, workerd CPU per call.
   const bare = (await perCall(origin, description, ["floor"], { times: 300, rounds: 3 }, problems)).floor;
 
   // A nightly full sync: the first 100 jobs each side updated above, sent again as they are.
