@@ -9,6 +9,8 @@
 //   --remote: `wrangler dev --remote`, the Worker running on Cloudflare against the deployed
 //   databases (their migrations are `npm run deploy`'s; none are applied here).
 import { parseArgs } from "node:util";
+import { openBoardJobsCountSql } from "../src/board/open-jobs.ts";
+import { onBoardCountSql } from "../src/jobs/on-board.ts";
 import { startDevServer } from "./lib/dev-server.mjs";
 import { applyMigrations, BOARD_DATABASE, query } from "./lib/wrangler.mjs";
 
@@ -23,18 +25,27 @@ const server = await startDevServer(STATE, {
 });
 const WAIT_MS = 60 * 60 * 1000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Both sides counted at one moment with the Worker's own definitions: the jobs that belong on
+ * the board (live, active, open: never a test job, a draft or a job past its closeDate) and
+ * the board's open rows. A job that closes, or changes, while this waits leaves or joins both.
+ */
+function progress() {
+  const now = Math.floor(Date.now() / 1000);
+  const [{ jobs: expected }] = query(onBoardCountSql(now), values.remote);
+  const [{ jobs: onBoard }] = query(openBoardJobsCountSql(now), values.remote, BOARD_DATABASE);
+  return { expected, onBoard };
+}
 try {
   const started = Date.now();
-  const now = Math.floor(started / 1000);
   const res = await fetch(`${server.origin}/__scheduled?cron=${encodeURIComponent("board:rebuild")}`);
   if (!res.ok) throw new Error(`the rebuild failed (${res.status}): ${await res.text()}`);
-  // The jobs on the board's side as the rebuild saw them; ones changed since may differ by a few.
-  const [{ expected }] = query(`SELECT count(*) AS expected FROM jobs WHERE status = 'active' AND close_date > ${now}`, values.remote);
-  console.log(`Board wiped; putting back ${expected} jobs through the board queue…`);
-  for (let onBoard = -1; ; await sleep(2_000)) {
-    [{ onBoard }] = query("SELECT count(*) AS onBoard FROM board_jobs", values.remote, BOARD_DATABASE);
+  console.log(`Board wiped; putting back ${progress().expected} jobs through the board queue…`);
+  for (;;) {
+    const { expected, onBoard } = progress();
     if (onBoard >= expected) break;
     if (Date.now() - started > WAIT_MS) throw new Error(`after ${WAIT_MS / 60_000} min the board holds ${onBoard} of ${expected} jobs; the next cron run repairs the rest`);
+    await sleep(2_000);
   }
   console.log(`Board rebuilt ${values.remote ? "(remote)" : "(local)"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 } finally {

@@ -3,7 +3,9 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { BOARD_REBUILD } from "../src/scheduled/handler";
-import { createEmployer, problemOf, request } from "./support/api";
+import { onBoardCountSql } from "../src/jobs/on-board";
+import { openBoardJobsCountSql } from "../src/board/open-jobs";
+import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
 
@@ -141,6 +143,45 @@ describe("repaired by the cron", () => {
       "SELECT (SELECT count(DISTINCT seq) FROM board_job_places) AS places, (SELECT count(*) FROM board_jobs) AS jobs, (SELECT jobs FROM board_totals) AS total",
     ).first<{ places: number; jobs: number; total: number }>();
     expect(counts).toEqual({ places: whole.length, jobs: whole.length, total: whole.length });
+  });
+
+  it("board:rebuild finishes once the board holds every job that should be on it: test-space jobs, drafts and jobs past their closeDate are not among them (DESIGN 17a)", async () => {
+    const live = await postJob(employer, { title: `${word()} Counted`, status: "active" });
+    await postJob(await createTestKey(employer), { title: `${word()} Test space`, status: "active" });
+    await postJob(employer, { title: `${word()} Draft` });
+    const closed = await postJob(employer, { title: `${word()} Closed`, status: "active" });
+    await settleBoard();
+    // Past its closeDate, not yet archived by the cron (which would run at the next hour).
+    await env.DB.prepare("UPDATE jobs SET close_date = publish_date + 1 WHERE id = ?").bind(closed.id).run();
+    await runCron(Date.now() + 120_000, BOARD_REBUILD);
+    // npm run board:rebuild's wait: the two counts it compares, at one moment.
+    const counts = async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const expected = (await env.DB.prepare(onBoardCountSql(now)).first<{ jobs: number }>())!.jobs;
+      const onBoard = (await env.BOARD_DB.prepare(openBoardJobsCountSql(now)).first<{ jobs: number }>())!.jobs;
+      return { expected, onBoard };
+    };
+    // Met once the queue has put back what the rebuild handed over: never, were a test job counted.
+    await eventually(async () => {
+      const { expected, onBoard } = await counts();
+      expect(expected).toBeGreaterThan(0);
+      expect(onBoard).toBe(expected);
+    });
+    expect(await boardRow(live.id)).not.toBeNull();
+    expect(await boardRow(closed.id)).toBeNull();
+  });
+
+  it("a rebuild keeps the board's tombstones: the page of a job that left the board before it still answers 410 (DESIGN 18a)", async () => {
+    const job = await postJob(employer, { title: `${word()} Tombstone`, status: "active" });
+    await settleBoard();
+    expect((await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "archived" } })).status).toBe(200);
+    await settleBoard();
+    const page = () => request(`${BASE}/jobs/${job.id}?t=${Date.now()}-${++unique}`, { undocumented: true });
+    expect((await page()).status).toBe(410);
+    await runCron(Date.now() + 120_000, BOARD_REBUILD);
+    await settleBoard();
+    expect((await page()).status).toBe(410);
+    expect((await boardJob(job.id)).status).toBe(404);
   });
 
   it("an employer's name is repaired by the cron when its change never reached the board", async () => {

@@ -139,6 +139,9 @@ const WIPE_CHUNK = 5_000;
  * `npm run board:rebuild`: the board from scratch. Every row derived from jobs goes (the places
  * a migration seeded stay), then one repair hands every job that should be on the board to the
  * board queue, whose consumer puts them back (scripts/board-rebuild.mjs waits for it).
+ * What the board heard of each job (board_revisions) stays: its tombstones keep a page of a job
+ * that left the board a 410 (DESIGN 18a), and the repair's "not older" puts a job back at the
+ * revision recorded, so a kept revision never holds one back.
  */
 export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
   const board = createBoardDatabase(env.BOARD_DB);
@@ -150,6 +153,6 @@ export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUE
     const [result] = await batch(board, [sql`DELETE FROM board_jobs WHERE seq IN (SELECT seq FROM board_jobs LIMIT ${WIPE_CHUNK})`]);
     if (result.meta.changes === 0) break;
   }
-  await batch(board, [sql`DELETE FROM board_revisions`, sql`DELETE FROM board_employers`]);
+  await batch(board, [sql`DELETE FROM board_employers`]);
   return { wiped, ...(await repairBoard(env, nowMs, { inFlightSeconds: 0 })) };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jsonRows } from "../db/lists";
+import { onBoardCondition } from "./on-board";
 import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./repository";
 
 // The jobs capability's public reads of what job seekers may see (DESIGN 14, 17). A job is on
@@ -8,7 +9,7 @@ import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./re
 // its own database; these serve applying (a write) and the board's repair by the cron.
 
 /** On the board: active, open, and not a test job (DESIGN 21); jobs_visible_idx's own terms. */
-const visible = (now: number) => sql`j.status = 'active' AND j.test = 0 AND j.close_date > ${now}`;
+const visible = (now: number) => sql.raw(onBoardCondition(now));
 
 /** The job as the public may see it, for an application to it (the board's own copy may be seconds old). */
 export async function findPublished(db: Database, id: number, now: number): Promise<JobRow | undefined> {
@@ -47,7 +48,7 @@ export function visibleJobRevisions(
   now: number,
 ): Promise<{ id: number; revision: number; updatedAt: number }[]> {
   return all(db, sql`SELECT j.id, j.revision, j.updated_at AS updatedAt FROM jobs j INDEXED BY jobs_visible_idx
-    WHERE j.status = 'active' AND j.test = 0 AND j.id > ${afterId} AND j.close_date > ${now} ORDER BY j.id LIMIT ${limit}`);
+    WHERE ${visible(now)} AND j.id > ${afterId} ORDER BY j.id LIMIT ${limit}`);
 }
 
 /** The whole jobs with these ids that should be on the board, as the board projects them. */
