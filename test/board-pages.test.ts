@@ -1,4 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createBoardDatabase } from "../src/board/database/client";
+import { boardSitemapStarts } from "../src/board/database/reads";
 import { BASE, createEmployer, request } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
@@ -237,14 +240,39 @@ describe("sitemap and robots.txt (DESIGN 18)", () => {
     expect(xml).toMatch(new RegExp(`<url><loc>${BASE}/jobs/${job.id}-senior-accountant</loc><lastmod>\\d{4}-\\d{2}-\\d{2}</lastmod></url>`));
     expect(xml).toContain(`<loc>${BASE}/fr/emplois/${job.id}-comptable-principal</loc>`);
     expect(xml).not.toContain(`/jobs/${draft.id}-`);
-    expect((await request(`${BASE}/sitemap-2.xml`, { undocumented: true })).status).toBe(404);
   });
 
-  it("past 50 000 addresses the sitemap is an index of files", async () => {
+  it("the sitemap lists only jobs open when it is served: a job past its closeDate is gone at once, not at the next cron (DESIGN 18a)", async () => {
+    const closing = await postJob(employer, { title: "Closing Clerk", status: "active" });
+    await settleBoard();
+    const sitemap = async () => (await request(`${BASE}/sitemap.xml?t=${Date.now()}-${Math.random()}`, { undocumented: true })).text();
+    expect(await sitemap()).toContain(`/jobs/${closing.id}-closing-clerk`);
+    // Its closeDate passed a second ago; the cron has not archived it yet, so the board still holds its row.
+    await env.BOARD_DB.prepare("UPDATE board_jobs SET close_date = ? WHERE job_id = ?").bind(Math.floor(Date.now() / 1000) - 1, closing.id).run();
+    expect(await sitemap()).not.toContain(`/jobs/${closing.id}-`);
+    expect(await (await request(`${BASE}/sitemap-${closing.id}.xml?t=${Date.now()}`, { undocumented: true })).text()).not.toContain(`/jobs/${closing.id}-`);
+  });
+
+  it("a sitemap file is a range of job ids: sitemap-{id}.xml lists the board's jobs from that id on, never reading the ones before it", async () => {
+    await settleBoard();
+    const { results } = await env.BOARD_DB.prepare("SELECT job_id AS id FROM board_jobs WHERE close_date > unixepoch() ORDER BY job_id").all<{ id: number }>();
+    const ids = results.map((row) => row.id);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const listed = async (path: string) =>
+      [...(await (await request(`${BASE}${path}`, { undocumented: true })).text()).matchAll(/<loc>[^<]*\/jobs\/(\d+)-[^<]*<\/loc>/g)].map((m) => Number(m[1]));
+    expect(await listed(`/sitemap-${ids[1]}.xml`)).toEqual(ids.slice(1));
+    expect(await listed(`/sitemap-${ids.at(-1)! + 1}.xml`)).toEqual([]);
+    expect((await request(`${BASE}/sitemap-2147483648.xml`, { undocumented: true })).status).toBe(404);
+    // The index's files start at every n-th job by id (here every 2nd, as it does every 25 000th).
+    const { results: all } = await env.BOARD_DB.prepare("SELECT job_id AS id FROM board_jobs ORDER BY job_id").all<{ id: number }>();
+    expect(await boardSitemapStarts(createBoardDatabase(env.BOARD_DB), 2)).toEqual(all.map((row) => row.id).filter((_, i) => i % 2 === 0));
+  });
+
+  it("past 50 000 addresses the sitemap is an index of files, each named by the first job id of its range", async () => {
     const { sitemapIndexXml } = await import("../src/pages/sitemap");
-    const xml = sitemapIndexXml(BASE, 3);
+    const xml = sitemapIndexXml(BASE, [1, 25_003, 50_017]);
     expect(xml).toContain("<sitemapindex");
-    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([1, 2, 3].map((n) => `${BASE}/sitemap-${n}.xml`));
+    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([1, 25_003, 50_017].map((n) => `${BASE}/sitemap-${n}.xml`));
   });
 });
 

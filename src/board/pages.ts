@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { createBoardDatabase } from "./database/client";
-import { boardJob, boardJobCount, boardSitemapPage, wasListed } from "./database/reads";
+import { boardJob, boardJobCount, boardSitemapPage, boardSitemapStarts, wasListed } from "./database/reads";
 import { boardItemJson, toBoardJob } from "./representation";
 import { decodeCursor, encodeCursor, ftsQuery, wordsOf } from "./rules";
 import { searchBoard } from "./search";
@@ -85,14 +85,18 @@ export async function searchBoardForPage(
 /** DESIGN 18: jobs per sitemap file (each gives its English and French page: 50 000 addresses). */
 export const SITEMAP_JOBS = 25_000;
 
-/** How many sitemap files the board's jobs fill (at least one). */
-export async function sitemapFiles(env: Pick<Env, "BOARD_DB">): Promise<number> {
+/**
+ * The sitemap's files: null while the board's jobs fit in one (the sitemap is then that file),
+ * else the first job id of each file's range, for the sitemap index to name.
+ */
+export async function sitemapFiles(env: Pick<Env, "BOARD_DB">): Promise<number[] | null> {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
-  return Math.max(1, Math.ceil((await boardJobCount(db)) / SITEMAP_JOBS));
+  if ((await boardJobCount(db)) <= SITEMAP_JOBS) return null;
+  return boardSitemapStarts(db, SITEMAP_JOBS);
 }
 
-/** The jobs of sitemap file `n` (from 0), by job id. */
-export function sitemapJobs(env: Pick<Env, "BOARD_DB">, n: number) {
+/** DESIGN 18a: the open jobs of the sitemap file whose range starts at `fromJobId` (the whole sitemap from 1). */
+export function sitemapJobs(env: Pick<Env, "BOARD_DB">, fromJobId: number, nowSeconds: number) {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
-  return boardSitemapPage(db, n * SITEMAP_JOBS, SITEMAP_JOBS);
+  return boardSitemapPage(db, fromJobId, SITEMAP_JOBS, nowSeconds);
 }

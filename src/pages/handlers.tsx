@@ -11,6 +11,7 @@ import { afterResponse } from "../http/after-response";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
+import { INT32_MAX } from "../http/limits";
 import { WORDS, type Lang } from "./i18n";
 import { TURNSTILE_ORIGIN } from "./apply-form";
 import { contentOf, JobPage, MissingJobPage, SentPage } from "./job-page";
@@ -187,16 +188,17 @@ export const pages = new Hono<AppEnv>()
   .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", ...ASSET_HEADERS }))
   .get(ICON_PATH, (c) => c.body(ICON, 200, { "Content-Type": "image/svg+xml", ...ASSET_HEADERS }))
   .get("/robots.txt", (c) => c.text(robotsTxt(publicOrigin(c)), 200, { "Cache-Control": "public, max-age=86400" }))
-  // One file while the board's pages fit in 50 000 addresses; past that, an index of files.
+  // One file while the board's pages fit in 50 000 addresses; past that, an index of files, each
+  // a range of job ids (DESIGN 18a), so no file reads the ones before it.
   .get("/sitemap.xml", boardResponses, async (c) => {
     const files = await sitemapFiles(c.env);
-    const body = files === 1 ? sitemapXml(publicOrigin(c), await sitemapJobs(c.env, 0)) : sitemapIndexXml(publicOrigin(c), files);
+    const body = files ? sitemapIndexXml(publicOrigin(c), files) : sitemapXml(publicOrigin(c), await sitemapJobs(c.env, 1, nowSeconds()));
     return c.body(body, 200, { "Content-Type": "application/xml; charset=utf-8" });
   })
-  .get("/:file{sitemap-[1-9][0-9]{0,4}\\.xml}", boardResponses, async (c) => {
-    const n = Number(/[0-9]+/.exec(c.req.param("file"))![0]);
-    if (n > (await sitemapFiles(c.env))) return c.notFound();
-    return c.body(sitemapXml(publicOrigin(c), await sitemapJobs(c.env, n - 1)), 200, { "Content-Type": "application/xml; charset=utf-8" });
+  .get("/:file{sitemap-[1-9][0-9]{0,9}\\.xml}", boardResponses, async (c) => {
+    const fromJobId = Number(/[0-9]+/.exec(c.req.param("file"))![0]);
+    if (fromJobId > INT32_MAX) return c.notFound();
+    return c.body(sitemapXml(publicOrigin(c), await sitemapJobs(c.env, fromJobId, nowSeconds())), 200, { "Content-Type": "application/xml; charset=utf-8" });
   })
   .get("/", boardResponses, (c) => searchPageOf(c, "en"))
   .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))

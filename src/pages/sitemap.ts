@@ -1,7 +1,7 @@
 import { jobPath } from "./paths";
 
-// DESIGN 18: the sitemap (every board job's English and French page, with lastmod), an index of
-// files past 50 000 addresses, and robots.txt naming it.
+// DESIGN 18: the sitemap (every open board job's English and French page, with lastmod), an index
+// of files past 50 000 addresses, and robots.txt naming it.
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -15,8 +15,9 @@ export function sitemapXml(origin: string, jobs: { jobId: number; title: string;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
 }
 
-export function sitemapIndexXml(origin: string, files: number): string {
-  const entries = Array.from({ length: files }, (_, n) => `<sitemap><loc>${escapeXml(`${origin}/sitemap-${n + 1}.xml`)}</loc></sitemap>`);
+/** An index of sitemap files, each named by the first job id of its range. */
+export function sitemapIndexXml(origin: string, fileStarts: number[]): string {
+  const entries = fileStarts.map((jobId) => `<sitemap><loc>${escapeXml(`${origin}/sitemap-${jobId}.xml`)}</loc></sitemap>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`;
 }
 

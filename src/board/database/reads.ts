@@ -139,11 +139,29 @@ export async function boardJobCount(db: BoardDatabase): Promise<number> {
   return (await all<{ jobs: number }>(db, sql`SELECT jobs FROM board_totals WHERE id = 1`))[0]?.jobs ?? 0;
 }
 
-/** DESIGN 18: a sitemap's share of the board's jobs, by job id: their titles and publication. */
-export function boardSitemapPage(db: BoardDatabase, offset: number, limit: number): Promise<{ jobId: number; title: string; frTitle: string | null; publishDate: number }[]> {
+/**
+ * DESIGN 18a: a sitemap file, by job id: the `limit` board rows from `fromJobId` on (the file's
+ * range, read by the job-id index and stopped there), less those past their closeDate.
+ */
+export function boardSitemapPage(
+  db: BoardDatabase,
+  fromJobId: number,
+  limit: number,
+  now: number,
+): Promise<{ jobId: number; title: string; frTitle: string | null; publishDate: number }[]> {
   return all(
     db,
     sql`SELECT job_id AS jobId, title, json_extract(job, '$.translations') ->> '$.fr.title' AS frTitle, publish_date AS publishDate
-      FROM board_jobs ORDER BY job_id LIMIT ${limit} OFFSET ${offset}`,
+      FROM (SELECT job_id, title, job, publish_date, close_date FROM board_jobs WHERE job_id >= ${fromJobId} ORDER BY job_id LIMIT ${limit})
+      WHERE close_date > ${now}`,
   );
+}
+
+/** DESIGN 18a: where each sitemap file's range starts: every `size`-th board job by id, from one walk of the job-id index (no row read). */
+export async function boardSitemapStarts(db: BoardDatabase, size: number): Promise<number[]> {
+  const rows = await all<{ jobId: number }>(
+    db,
+    sql`SELECT job_id AS jobId FROM (SELECT job_id, row_number() OVER (ORDER BY job_id) AS n FROM board_jobs) WHERE n % ${size} = 1 % ${size}`,
+  );
+  return rows.map((row) => row.jobId);
 }
