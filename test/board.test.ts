@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createEmployer, request } from "./support/api";
+import { BASE, createEmployer, request } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
 
@@ -152,6 +152,23 @@ describe("the public job board (DESIGN 14)", () => {
     await settleBoard();
     expect((await (await request(path)).json<any>()).title).toBe("Cached title");
     expect((await (await request(fresh(`/board/jobs/${job.id}`))).json<any>()).title).toBe("Changed title");
+  });
+
+  it("a 404 is cached at most 5 s: a job just published is not hidden for a minute behind a cached 404, on the API or on its page (DESIGN 14)", async () => {
+    const job = await postJob(employer, { title: "Soon Published" });
+    const apiPath = fresh(`/board/jobs/${job.id}`);
+    const pagePath = `${BASE}/jobs/${job.id}-soon-published?t=${Date.now()}-${Math.random()}`;
+    const missing = [await request(apiPath), await request(pagePath, { undocumented: true })];
+    const askedAt = Date.now();
+    for (const res of missing) {
+      expect(res.status).toBe(404);
+      expect(res.headers.get("Cache-Control")).toBe("public, max-age=5");
+    }
+    expect((await request(`/jobs/${job.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "active" } })).status).toBe(200);
+    await settleBoard();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, askedAt + 5_500 - Date.now())));
+    expect((await request(apiPath)).status).toBe(200);
+    expect((await request(pagePath, { undocumented: true })).status).toBe(200);
   });
 
   it("CORS: any origin may read the board, and preflights are answered", async () => {

@@ -5,6 +5,10 @@ import { TooManyRequestsError } from "../http/problem";
 import { clientAddress, RATE_LIMIT_PERIOD_SECONDS } from "../http/middleware/rate-limit";
 
 export const BOARD_MAX_AGE_SECONDS = 60;
+/** DESIGN 14: a job just published must not stay hidden for a minute behind a cached 404. */
+export const NOT_FOUND_MAX_AGE_SECONDS = 5;
+
+const cacheControlOf = (status: number) => `public, max-age=${status === 404 ? NOT_FOUND_MAX_AGE_SECONDS : BOARD_MAX_AGE_SECONDS}`;
 
 async function etagOf(body: ArrayBuffer): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
@@ -14,14 +18,14 @@ async function etagOf(body: ArrayBuffer): Promise<string> {
 const matches = (header: string | undefined, etag: string) =>
   header !== undefined && (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag));
 
-function notModified(etag: string): Response {
-  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": `public, max-age=${BOARD_MAX_AGE_SECONDS}` } });
+function notModified(etag: string, cacheControl: string): Response {
+  return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": cacheControl } });
 }
 
 /**
  * The board's public reads (DESIGN 14): a per-address rate limit, then repeats served from the
  * Cache API (an address not asked before answers the current state; a repeat may be up to 60 s
- * old, 404s included), `Cache-Control: public, max-age=60`, an ETag and 304 on If-None-Match.
+ * old, a 404 up to 5 s), `Cache-Control: public, max-age=60` (5 on a 404), an ETag and 304 on If-None-Match.
  */
 export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
   const { success } = await c.env.BOARD_RATE_LIMITER.limit({ key: `address:${clientAddress(c)}` });
@@ -32,7 +36,7 @@ export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
   const hit = await caches.default.match(key);
   if (hit) {
     const etag = hit.headers.get("ETag");
-    if (etag && matches(c.req.header("If-None-Match"), etag)) return notModified(etag);
+    if (etag && matches(c.req.header("If-None-Match"), etag)) return notModified(etag, cacheControlOf(hit.status));
     return new Response(hit.body, hit);
   }
   await next();
@@ -41,7 +45,7 @@ export const boardResponses = createMiddleware<AppEnv>(async (c, next) => {
   const etag = await etagOf(body);
   const res = new Response(body, c.res);
   res.headers.set("ETag", etag);
-  res.headers.set("Cache-Control", `public, max-age=${BOARD_MAX_AGE_SECONDS}`);
+  res.headers.set("Cache-Control", cacheControlOf(res.status));
   afterResponse(c, caches.default.put(key, res.clone()), "board cache put failed");
-  c.res = matches(c.req.header("If-None-Match"), etag) ? notModified(etag) : res;
+  c.res = matches(c.req.header("If-None-Match"), etag) ? notModified(etag, cacheControlOf(res.status)) : res;
 });

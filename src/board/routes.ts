@@ -6,7 +6,7 @@ import { BoardJobSchema, BoardListSchema, BoardQuerySchema } from "./schemas";
 const tags = ["Job board"];
 const cached = {
   ...publicCorsHeaders,
-  "Cache-Control": { description: "`public, max-age=60`: a repeat may be up to 60 s old.", schema: { type: "string" as const, maxLength: 40 } },
+  "Cache-Control": { description: "`public, max-age=60`: a repeat may be up to 60 s old (a 404: `max-age=5`, so a job just published shows within 5 s).", schema: { type: "string" as const, maxLength: 40 } },
   ETag: { description: "Send it back in If-None-Match for a 304.", schema: { type: "string" as const, maxLength: 64 } },
 };
 
