@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashApiKey } from "../src/auth/api-keys.ts";
 import { freePort } from "./lib/free-port.mjs";
-import { startWrangler, wrangler } from "./lib/wrangler.mjs";
+import { endWithThisProcess, startWrangler, wrangler } from "./lib/wrangler.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? (SHORT ? 60 : 600));
@@ -87,26 +87,27 @@ async function startApi(dir, port) {
     ["dev", "--env", "load", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"],
     { stdio: ["ignore", out, out], detached: true },
   );
+  const end = endWithThisProcess(child);
   const base = `http://127.0.0.1:${port}/api/v1.1`;
   for (let waited = 0; waited < 90_000; waited += 250) {
     if (exited(child)) break;
     try {
-      if ((await fetch(`${base}/positiontypes`)).ok) return { base, origin: `http://127.0.0.1:${port}`, log, stop: () => stopApi(child) };
+      if ((await fetch(`${base}/positiontypes`)).ok) return { base, origin: `http://127.0.0.1:${port}`, log, stop: () => stopApi(child, end) };
     } catch {
       // not listening yet
     }
     await sleep(250);
   }
-  stopApi(child);
+  stopApi(child, end);
   throw new Error(`wrangler dev did not start:\n${readFileSync(log, "utf8")}`);
 }
 
 const exited = (child) => child.exitCode !== null || child.signalCode !== null;
 
-async function stopApi(child) {
-  if (exited(child)) return;
+async function stopApi(child, end) {
+  if (exited(child)) return end();
   const gone = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid, "SIGTERM"); // wrangler and the workerd it started, nothing else
+  end(); // SIGTERM to wrangler and the workerd it started, nothing else
   await Promise.race([gone, sleep(10_000)]);
   if (!exited(child)) process.kill(-child.pid, "SIGKILL");
 }

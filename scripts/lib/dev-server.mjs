@@ -2,11 +2,11 @@
 // `state`, for scripts that need the Worker as a client sees it (browser test, OpenAPI lint).
 import { fileURLToPath } from "node:url";
 import { freePort } from "./free-port.mjs";
-import { startWrangler } from "./wrangler.mjs";
+import { endWithThisProcess, startWrangler } from "./wrangler.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Resolves once the Worker answers `readyPath`; `stop()` ends it. */
+/** Resolves once the Worker answers `readyPath`; `stop()` ends it, as does the end of this process (Ctrl-C included). */
 export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.json", timeoutMs = 90_000, args = [] } = {}) {
   const port = await freePort();
   const inspectorPort = await freePort();
@@ -22,21 +22,23 @@ export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.jso
     ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
+  const stop = endWithThisProcess(child);
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (child.exitCode !== null) stop();
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     try {
       const res = await fetch(`${origin}${readyPath}`);
-      if (res.ok) return { origin, stop: () => process.kill(-child.pid, "SIGTERM") };
+      if (res.ok) return { origin, pid: child.pid, stop };
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  process.kill(-child.pid, "SIGTERM");
+  stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs / 1000} s:\n${output}`);
 }

@@ -1,6 +1,7 @@
 // Runs the project's own wrangler (under the pinned Node) for the CLI scripts.
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
+import os from "node:os";
 import { dirname, join } from "node:path";
 import { isReadOnly, MAX_ATTEMPTS, mayRepeat, retryDelayMs } from "../../src/db/transient-errors.ts";
 
@@ -37,6 +38,36 @@ export function wrangler(args, { quiet = true } = {}) {
 
 export function startWrangler(args, options = {}) {
   return spawn(process.execPath, [WRANGLER, ...args], { env: wranglerEnv, stdio: "inherit", ...options });
+}
+
+/**
+ * For a wrangler started `detached` (a process group of its own, so that stopping it ends the
+ * workerd it started too): that group receives no Ctrl-C or SIGTERM meant for this script, so
+ * it is ended here whenever this process ends — on exit, and on SIGINT or SIGTERM, after which
+ * this process exits as the signal would have ended it. Returns the stop, which also forgets
+ * the handlers.
+ */
+export function endWithThisProcess(child) {
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  const onSignal = (signal) => {
+    stop();
+    process.exit(128 + os.constants.signals[signal]);
+  };
+  process.once("exit", stop);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return () => {
+    process.off("exit", stop);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    stop();
+  };
 }
 
 /**
