@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { composeCopy } from "../src/email/copy";
 import worker from "../src/index";
 import { API, createEmployer, problemOf, request } from "./support/api";
+import { documentAdmits } from "./support/contract";
 import { postJob } from "./support/jobs";
 
 // DESIGN 6b and 15: what an applicant sends is hostile until checked; nothing of it may reach
@@ -103,6 +104,25 @@ describe("any shape of resume is a 400 naming it, never a 500", () => {
     const repeated = await apply({ form: twice });
     expect(repeated.status).toBe(400);
     expect(await fieldsOf(repeated)).toEqual(["name"]);
+  });
+});
+
+describe("the document's ApplicationInput says what the API does (issue 34)", () => {
+  it("JSON answers: null answers nothing, as leaving it out does (a required question is then named); the document's ApplicationInput admits it (issue 34)", async () => {
+    const body = { name: "Ada", email: "ada@example.com", answers: null };
+    expect(await documentAdmits("ApplicationInput", body)).toBe(true);
+    expect((await apply({ json: body })).status).toBe(201);
+    const asking = await postJob(employer, {
+      title: "Clerk",
+      status: "active",
+      applicantRoutingType: { id: 1 },
+      applicationEmail: "hr@careful.example",
+      questions: [{ key: "work_permit", text: "Are you entitled to work in Canada?", type: "yesNo", required: true }],
+    });
+    const res = await request(`/board/jobs/${asking.id}/applications`, { method: "POST", json: body, headers: { "CF-Connecting-IP": "10.34.0.1" } });
+    expect(res.status).toBe(400);
+    expect(await fieldsOf(res)).toEqual(["answers.work_permit"]);
+    expect(await documentAdmits("ApplicationInput", { ...body, answers: [] })).toBe(false);
   });
 });
 

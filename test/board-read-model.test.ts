@@ -7,6 +7,7 @@ import { onBoardCountSql } from "../src/jobs/on-board";
 import { openBoardJobsCountSql } from "../src/board/open-jobs";
 import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
+import { parameterAdmits } from "./support/contract";
 import { postJob } from "./support/jobs";
 
 // DESIGN 17: the board is a projection in its own database, fed by the events' queue, repaired
@@ -276,6 +277,13 @@ describe("radius and salary search", () => {
     expect((await boardIds(`q=${tag}&salaryMin=57200`)).sort()).toEqual([hourly.id, monthly.id, daily.id, weekly.id].sort());
     expect(await boardIds(`q=${tag}&salaryMin=0`)).toHaveLength(5);
     expect(yearly.id).toBeGreaterThan(0);
+  });
+
+  it("radiusKm has at most 3 decimals: the API's 400 and the document's multipleOf refuse the same values (issue 34)", async () => {
+    expect((await request(fresh("/board/jobs?near=14&radiusKm=12.3456"))).status).toBe(400);
+    expect(await parameterAdmits("get", "/api/v1.1/board/jobs", "radiusKm", 12.3456)).toBe(false);
+    expect((await request(fresh("/board/jobs?near=14&radiusKm=12.345"))).status).toBe(200);
+    expect(await parameterAdmits("get", "/api/v1.1/board/jobs", "radiusKm", 12.345)).toBe(true);
   });
 
   it("every bad parameter is a 400 naming its member", async () => {

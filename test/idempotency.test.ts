@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { createEmployer, problemOf, request, type TestEmployer } from "./support/api";
+import { parameterAdmits } from "./support/contract";
 import { countingD1 } from "./support/count-d1";
 import { afterAnswers, interleavedD1, proxiedD1, requestWith } from "./support/d1-proxies";
 import { jobBody } from "./support/jobs";
@@ -264,6 +265,24 @@ describe("Idempotency-Key on POST /jobs", () => {
       expect(res.status, JSON.stringify(key)).toBe(400);
     }
     expect(await jobCount(employer.employerId)).toBe(0);
+  });
+
+  it("the document's Idempotency-Key pattern admits exactly the keys the API takes: 255 characters, bare or quoted, yes; 256, a lone quote, a space or é, no (issue 34)", async () => {
+    const employer = await createEmployer();
+    const admits = (key: string) => Promise.all(["/api/v1.1/jobs", "/api/v1.1/jobs/batch", "/api/v1.1/jobs/reconcile"].map((path) => parameterAdmits("post", path, "Idempotency-Key", key)));
+    for (const key of ["x".repeat(256), `"${"x".repeat(256)}"`, '"unclosed', '"', '""', "two words", "caf\u00e9", ""]) {
+      expect(await admits(key), JSON.stringify(key)).toEqual([false, false, false]);
+      const res = await post(employer, key, jobBody());
+      expect(res.status, JSON.stringify(key)).toBe(400);
+      expect((await problemOf(res)).errors, JSON.stringify(key)).toEqual([
+        { field: "idempotency-key", message: "The Idempotency-Key header must be 1 to 255 printable ASCII characters (optionally in double quotes)." },
+      ]);
+    }
+    for (const key of ["x".repeat(255), `"${"y".repeat(254)} "`, 'a"b', "!"]) {
+      expect(await admits(key), JSON.stringify(key)).toEqual([true, true, true]);
+      expect((await post(employer, key, jobBody())).status, JSON.stringify(key)).toBe(201);
+    }
+    expect(await jobCount(employer.employerId)).toBe(4);
   });
 
   it("4xx answers are not remembered: the client fixes the body and retries with the same key", async () => {

@@ -4,6 +4,7 @@ import { consumeViewsBatch } from "../src/stats/consumer";
 import { dailyNumbers, dateOf, dayOf, rangeOf } from "../src/stats/rules";
 import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
+import { parameterAdmits } from "./support/contract";
 import { postJob } from "./support/jobs";
 
 // DESIGN 21, 21a: GET /api/v1.1/jobs/{id}/stats, views through the views queue.
@@ -91,6 +92,22 @@ describe("per-job numbers (DESIGN 21)", () => {
       expect(res.status, query).toBe(400);
       expect((await problemOf(res)).errors!.map((e) => e.field)).toContain(field);
     }
+  });
+
+  it("from and to must be YYYY-MM-DD days that exist: the document's pattern and format refuse what the API refuses, so a client refuses it first (issue 34)", async () => {
+    const job = await postJob(employer, { status: "draft" });
+    for (const value of ["2026-1-01", "20261101", "2026-11-01T00:00:00Z", "yesterday", "2026-02-30", "2026-13-01"]) {
+      for (const name of ["from", "to"] as const) {
+        expect(await parameterAdmits("get", "/api/v1.1/jobs/{id}/stats", name, value), `${name}=${value}`).toBe(false);
+        const res = await stats(job.id, `?${name}=${encodeURIComponent(value)}`);
+        expect(res.status, `${name}=${value}`).toBe(400);
+        expect((await problemOf(res)).errors, `${name}=${value}`).toEqual([{ field: name, message: `${name} must be a date written YYYY-MM-DD (UTC).` }]);
+      }
+    }
+    // Both wrong: one 400 naming each.
+    expect((await problemOf(await stats(job.id, "?from=1&to=2026-13-01"))).errors!.map((e) => e.field)).toEqual(["from", "to"]);
+    expect(await parameterAdmits("get", "/api/v1.1/jobs/{id}/stats", "from", "2026-11-01")).toBe(true);
+    expect((await stats(job.id, "?from=2026-11-01&to=2026-11-30")).status).toBe(200);
   });
 
   it("only the owner sees them: another employer's job, or one of the other space, is a 404", async () => {

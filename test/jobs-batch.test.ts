@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { API, createEmployer, problemOf, request, type TestEmployer } from "./support/api";
+import { documentAdmits } from "./support/contract";
 import { countingD1 } from "./support/count-d1";
 import { interleavedD1, requestWith } from "./support/d1-proxies";
 import { jobBody, postJob } from "./support/jobs";
@@ -69,6 +70,22 @@ describe("POST /api/v1.1/jobs/batch (DESIGN 12)", () => {
     expect(results[0]).toMatchObject({ status: 200, job: { title: "Pinned" } });
     const back = await (await sync(employer, { upsert: [{ referenceId: "PIN-1", status: "draft" }] })).json<any>();
     expect(back.results[0]).toMatchObject({ status: 409, type: "/problems/invalid-transition" });
+  });
+
+  it("an entry's ifMatch: null sets no condition, for an upsert and a delete alike, and closeDate: null is the default: the document's entries admit both (issue 34)", async () => {
+    const employer = await createEmployer();
+    await postJob(employer, { referenceId: "NULL-GONE" });
+    const upsert = entry("NULL-NEW", { closeDate: null, ifMatch: null });
+    const remove = { referenceId: "NULL-GONE", ifMatch: null };
+    expect(await documentAdmits("BatchUpsertEntry", upsert)).toBe(true);
+    expect(await documentAdmits("BatchDeleteEntry", remove)).toBe(true);
+    const { results } = await (await sync(employer, { upsert: [upsert], delete: [remove] })).json<any>();
+    expect(results.map((r: any) => r.status)).toEqual([201, 204]);
+    expect(Date.parse(results[0].job.closeDate) - Date.parse(results[0].job.publishDate)).toBe(60 * 86_400_000);
+    // Anything but an ETag string (or null) is still that entry's 400 naming ifMatch, as the document says.
+    const wrong = await (await sync(employer, { upsert: [entry("NULL-NEW", { ifMatch: 5 })], delete: [{ referenceId: "NULL-OTHER", ifMatch: true }] })).json<any>();
+    expect(wrong.results.map((r: any) => [r.status, r.errors.map((e: any) => e.field)])).toEqual([[400, ["ifMatch"]], [400, ["ifMatch"]]]);
+    expect(await documentAdmits("BatchUpsertEntry", entry("NULL-NEW", { ifMatch: 5 }))).toBe(false);
   });
 
   it("a referenceId may appear once: otherwise a 400 for the whole request naming every entry, nothing written", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { MAX_AMOUNT } from "../src/jobs/money";
 import { createEmployer, problemOf, request } from "./support/api";
+import { documentAdmits } from "./support/contract";
 import { jobBody, postJob } from "./support/jobs";
 
 const employer = await createEmployer();
@@ -87,7 +89,7 @@ describe("formats", () => {
     await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl: "www.acme.example" }), ["applicationUrl"]);
     await rejected(jobBody({ applicantRoutingType: { id: 2 }, applicationUrl: "javascript:alert(1)" }), ["applicationUrl"]);
   });
-  it("the address the routing type does not use is not validated and comes back null", async () => {
+  it("the address the routing type does not use is not checked for its form and comes back null", async () => {
     const job = await postJob(employer, { applicantRoutingType: { id: 1 }, applicationEmail: "hr@acme.example", applicationUrl: "nonsense" });
     expect(job.applicationUrl).toBeNull();
     expect(job.applicationEmail).toBe("hr@acme.example");
@@ -219,5 +221,65 @@ describe("addresses written in full (DESIGN 4)", () => {
     for (const applicationEmail of ["jobs\u0000@acme.example", "jobs@acme\u0007.example", "jobs@acme.example\u007f", "jo\u0085bs@acme.example"]) {
       await rejected(jobBody({ applicantRoutingType: { id: 1 }, applicationEmail }), ["applicationEmail"]);
     }
+  });
+});
+
+// Issue 34: a contract fuzzer found the OpenAPI document and the API disagreeing. What a client
+// generated from the document sends, the API takes; what the API refuses, the document refuses.
+describe("the document's JobInput says what the API does (issue 34)", () => {
+  const DAY = 86_400_000;
+
+  it("closeDate: null means the default, 60 days after publishDate (spec 8), on POST and PUT; the document's JobInput admits it", async () => {
+    const body = jobBody({ closeDate: null });
+    expect(await documentAdmits("JobInput", body)).toBe(true);
+    const job = await postJob(employer, { closeDate: null });
+    expect(Date.parse(job.closeDate) - Date.parse(job.publishDate)).toBe(60 * DAY);
+
+    const dated = await postJob(employer, { closeDate: "2099-01-15" });
+    const res = await request(`/jobs/${dated.id}`, { method: "PUT", apiKey: employer.apiKey, json: { closeDate: null } });
+    expect(res.status).toBe(200);
+    const reset = await res.json<any>();
+    expect(Date.parse(reset.closeDate) - Date.parse(reset.publishDate)).toBe(60 * DAY);
+  });
+
+  it("closeDate in a form the document's pattern refuses is a 400 on closeDate, and every form the API takes the pattern admits", async () => {
+    for (const closeDate of ["next friday", "2027-1-15", "2027-01-15 17:00", "2027-01-15T17:00:00", "15/01/2027"]) {
+      expect(await documentAdmits("JobInput", jobBody({ closeDate })), closeDate).toBe(false);
+      await rejected(jobBody({ closeDate }), ["closeDate"]);
+    }
+    for (const closeDate of ["2099-01-15", "2099-01-15T17:00Z", "2099-01-15t17:00:30.123456789z", "2099-01-15T17:00:00-05:00"]) {
+      expect(await documentAdmits("JobInput", jobBody({ closeDate })), closeDate).toBe(true);
+      expect((await postJob(employer, { closeDate })).closeDate, closeDate).toMatch(/^2099-01-1[56]T/);
+    }
+  });
+
+  it("salary.amount and salary.maxAmount are at least 0 and at most the service's maximum, and maxAmount may be null: the document says each", async () => {
+    const salary = (amount: unknown, maxAmount: unknown) => jobBody({ salary: { amount, maxAmount, type: { id: 1 } } });
+    for (const [amount, maxAmount] of [[-0.01, null], [MAX_AMOUNT + 1, null], [0, -1], [0, MAX_AMOUNT + 1]]) {
+      expect(await documentAdmits("JobInput", salary(amount, maxAmount)), `${amount}–${maxAmount}`).toBe(false);
+      await rejected(salary(amount, maxAmount), [amount === 0 ? "salary.maxAmount" : "salary.amount"]);
+    }
+    expect(await documentAdmits("JobInput", salary(0, null))).toBe(true);
+    expect(await documentAdmits("JobInput", salary(50_000, MAX_AMOUNT))).toBe(true);
+    const job = await postJob(employer, { salary: { amount: 50_000, maxAmount: null, type: { id: 1 } } });
+    expect(job.salary).toMatchObject({ amount: 50_000, maxAmount: null });
+    expect((await postJob(employer, { salary: { amount: 0, maxAmount: MAX_AMOUNT, type: { id: 1 } } })).salary).toMatchObject({ amount: 0, maxAmount: MAX_AMOUNT });
+  });
+
+  it("applicationUrl over 200 characters and applicationEmail over 50 are a 400 whatever the routing type, as the document's maxLength says (spec 8)", async () => {
+    const longUrl = `https://a.example/${"p".repeat(183)}`;
+    const longEmail = `${"a".repeat(39)}@example.com`;
+    expect([...longUrl].length).toBe(201);
+    expect([...longEmail].length).toBe(51);
+    for (const [routing, member, value] of [[1, "applicationUrl", longUrl], [2, "applicationEmail", longEmail]] as const) {
+      const used = routing === 1 ? { applicationEmail: "hr@acme.example" } : { applicationUrl: "https://acme.example/apply" };
+      const body = jobBody({ applicantRoutingType: { id: routing }, ...used, [member]: value });
+      expect(await documentAdmits("JobInput", body), member).toBe(false);
+      const problem = await rejected(body, [member]);
+      expect(problem.errors![0].message).toBe(`${member} must be at most ${member === "applicationUrl" ? 200 : 50} characters.`);
+    }
+    // At the limit, the unused address is still ignored, whatever its form.
+    const job = await postJob(employer, { applicantRoutingType: { id: 1 }, applicationEmail: "hr@acme.example", applicationUrl: "x".repeat(200) });
+    expect(job.applicationUrl).toBeNull();
   });
 });

@@ -5,10 +5,13 @@ import oas31Schema from "@seriousme/openapi-schema-validator/schemas/v3.1/schema
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { ApplicationInputSchema } from "../src/applications/schemas";
+import { BatchDeleteEntrySchema, BatchUpsertEntrySchema } from "../src/jobs/batch/schemas";
+import { JobByReferenceInputSchema, JobInputSchema } from "../src/jobs/schemas";
 import { createDispatcher } from "../src/events/dispatch";
 import worker from "../src/index";
 import { BASE, request } from "./support/api";
-import { OUTSIDE_THE_DOCUMENT, PAGES_OUTSIDE_THE_DOCUMENT, schemaValidator } from "./support/contract";
+import { documentAdmits, OUTSIDE_THE_DOCUMENT, PAGES_OUTSIDE_THE_DOCUMENT, schemaValidator } from "./support/contract";
 import { openApiDocument, operations, type OpenApiDocument } from "./support/openapi-document";
 
 function validateDocument(document: unknown) {
@@ -132,6 +135,42 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
     }
   });
 });
+
+describe("the document and the API agree on request bodies (issue 34)", () => {
+  it("every member (and member of a member) that the API's schema takes as null, the document admits as null, and no other: JobInput, JobByReferenceInput, batch entries, ApplicationInput", async () => {
+    const cases = [
+      ["JobInput", JobInputSchema, {}],
+      ["JobByReferenceInput", JobByReferenceInputSchema, { referenceId: "R-1" }],
+      ["BatchUpsertEntry", BatchUpsertEntrySchema, { referenceId: "R-1" }],
+      ["BatchDeleteEntry", BatchDeleteEntrySchema, { referenceId: "R-1" }],
+      ["ApplicationInput", ApplicationInputSchema, { name: "Ada", email: "ada@example.com" }],
+    ] as const;
+    let checked = 0;
+    for (const [name, schema, base] of cases) {
+      for (const patch of nullPatches(schema)) {
+        const body = { ...base, ...patch };
+        const api = schema.safeParse(body).success;
+        expect(await documentAdmits(name, body), `${name} ${JSON.stringify(body)}: the API ${api ? "takes" : "refuses"} it`).toBe(api);
+        checked++;
+      }
+    }
+    // Not vacuous: salary's and translations.fr's members are reached too.
+    expect(checked).toBeGreaterThan(60);
+  });
+});
+
+type AnyZod = { _zod: { def: { type: string; innerType?: AnyZod; shape?: Record<string, AnyZod> } } };
+
+/** `{ member: null }` for every member of an object schema, and `{ member: { inner: null } }` for members that are objects. */
+function nullPatches(schema: unknown, depth = 0): Record<string, unknown>[] {
+  let def = (schema as AnyZod)._zod.def;
+  while ((def.type === "optional" || def.type === "nullable") && def.innerType) def = def.innerType._zod.def;
+  if (def.type !== "object" || !def.shape || depth > 2) return [];
+  return Object.entries(def.shape).flatMap(([key, member]) => [
+    { [key]: null },
+    ...nullPatches(member, depth + 1).map((inner) => ({ [key]: inner })),
+  ]);
+}
 
 const MISSING = Symbol("no example");
 

@@ -23,12 +23,15 @@ export const ApplicationInputSchema = z
       .refine((s) => [...s].length <= 10_000, "coverLetter must be at most 10000 characters.")
       .optional()
       .openapi({ maxLength: 10_000, example: "I would love to join your finance team." }),
+    // Checked against the job's own questions (src/screening/answers.ts), which treats null as
+    // no answers, as an absent member: documented so (issue 34).
     answers: z
       .record(z.string().max(40), z.union([z.boolean(), z.number(), z.string().max(5_000), z.array(z.string().max(200)).max(20)]))
+      .nullable()
       .optional()
       .openapi({
         description:
-          "Answers to the job's screening questions (its `questions` on the board), by question key: yesNo true/false, singleChoice one option, multiChoice a list of options, text, number.",
+          "Answers to the job's screening questions (its `questions` on the board), by question key: yesNo true/false, singleChoice one option, multiChoice a list of options, text, number. `null`, like leaving it out, answers nothing (a required question is then named in the 400).",
         example: { work_permit: true, years: 4 },
       }),
     language: z

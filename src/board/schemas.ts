@@ -128,7 +128,7 @@ export const BoardQuerySchema = z.object({
     .optional()
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .pipe(z.number().min(1, "radiusKm must be a number of km from 1 to 500.").max(500, "radiusKm must be a number of km from 1 to 500.").optional())
-    .openapi({ param: { name: "radiusKm", in: "query" }, type: "number", minimum: 1, maximum: 500, default: DEFAULT_RADIUS_KM, description: "With `near` only; default 50." } as never),
+    .openapi({ param: { name: "radiusKm", in: "query" }, type: "number", minimum: 1, maximum: 500, multipleOf: 0.001, default: DEFAULT_RADIUS_KM, description: "With `near` only; default 50; at most 3 decimals." } as never),
   salaryMin: z
     .string()
     .regex(/^(0|[1-9][0-9]{0,7})$/, "salaryMin must be a whole number of CAD a year from 0 to 10000000.")

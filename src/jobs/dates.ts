@@ -11,8 +11,11 @@ export function formatDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+/**
+ * closeDate as written: a date, or a date-time with `Z` or an offset (`T` and `Z` in either
+ * case). Also the document's `pattern` for closeDate (src/jobs/schemas.ts), so it has no flags.
+ */
+export const CLOSE_DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2}))?$/;
 
 function utcSeconds(y: number, mo: number, d: number, h: number, mi: number, s: number): number | undefined {
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
@@ -27,11 +30,10 @@ function utcSeconds(y: number, mo: number, d: number, h: number, mi: number, s: 
  * `Z` or an offset (converted to UTC; fractions of a second dropped). Anything else: undefined.
  */
 export function parseCloseDate(text: string): number | undefined {
-  const date = DATE_ONLY.exec(text);
-  if (date) return utcSeconds(Number(date[1]), Number(date[2]), Number(date[3]), 23, 59, 59);
-  const dt = DATE_TIME.exec(text);
-  if (!dt) return undefined;
-  const [, y, mo, d, h, mi, s = "0", zone] = dt;
+  const form = CLOSE_DATE_FORM.exec(text);
+  if (!form) return undefined;
+  const [, y, mo, d, h, mi, s = "0", zone] = form;
+  if (h === undefined) return utcSeconds(Number(y), Number(mo), Number(d), 23, 59, 59);
   const local = utcSeconds(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s));
   if (local === undefined) return undefined;
   if (zone.toUpperCase() === "Z") return local;

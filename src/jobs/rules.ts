@@ -1,4 +1,3 @@
-import { codePoints } from "../http/limits";
 import type { FieldError } from "../http/problem";
 import type { NewPlace } from "../locations/resolve";
 import type { ReferenceData } from "../reference/repository";
@@ -56,8 +55,6 @@ export interface JobState {
 
 export const ROUTING_EMAIL = 1;
 export const ROUTING_URL = 2;
-export const MAX_EMAIL = 50;
-export const MAX_URL = 200;
 
 /** The request's descriptions as cleaned (or found cleaned already) and the digests of what it sent; undefined: not sent. */
 export interface SettledTexts {
@@ -298,14 +295,13 @@ export function validateJob(job: JobState, reference: ReferenceData): FieldError
   }
   if (job.routingTypeId === ROUTING_EMAIL) {
     const email = job.applicationEmail;
+    // Its length is the request schema's (src/jobs/schemas.ts), checked whatever the routing type.
     if (email === null) error("applicationEmail", "applicationEmail is required when applicantRoutingType.id is 1.");
-    else if (codePoints(email) > MAX_EMAIL) error("applicationEmail", `applicationEmail must be at most ${MAX_EMAIL} characters.`);
     else if (!isEmail(email)) error("applicationEmail", "applicationEmail must be a valid email address.");
   }
   if (job.routingTypeId === ROUTING_URL) {
     const url = job.applicationUrl;
     if (url === null) error("applicationUrl", "applicationUrl is required when applicantRoutingType.id is 2.");
-    else if (codePoints(url) > MAX_URL) error("applicationUrl", `applicationUrl must be at most ${MAX_URL} characters.`);
     else if (!isHttpUrl(url)) error("applicationUrl", "applicationUrl must be an absolute http:// or https:// address.");
   }
 

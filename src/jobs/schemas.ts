@@ -10,12 +10,16 @@ import {
 } from "../reference/schemas";
 import { MAX_CLEANED_BYTES } from "../description/clean";
 import { MAX_OPEN_ELEMENTS, MAX_TAGS } from "../description/markup";
-import { parseCloseDate } from "./dates";
+import { CLOSE_DATE_FORM, parseCloseDate } from "./dates";
 import { MAX_AMOUNT, toTenThousandths } from "./money";
 import { QuestionSchema, QuestionsInputSchema } from "../screening";
 
 export const JOB_STATUSES = ["active", "archived", "draft"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Spec 4.2 and 8: the routing addresses' lengths, in characters (code points), whatever the routing type. */
+export const MAX_EMAIL = 50;
+export const MAX_URL = 200;
 
 
 /** A string of at most `max` characters (code points); `""` means none (null). */
@@ -32,36 +36,44 @@ const optionalText = (max: number | undefined, field: string) =>
 /** Requests name reference data by id; the response's other members (name, unit) are ignored. */
 const RefInputSchema = z.object({ id: int32() });
 
+// No `type` override in the metadata: one would replace what the validator documents (its
+// bounds, and `null` where the member admits it) with a bare `number` (issue 34).
 const AmountInputSchema = z
   .number()
   .min(0)
   .max(MAX_AMOUNT)
   .transform(toTenThousandths)
-  .openapi({ type: "number", example: 65000 });
+  .openapi({
+    description: `At least 0, at most ${MAX_AMOUNT.toLocaleString("en-US")}; up to four decimals are kept (rounded half to even beyond).`,
+    example: 65000,
+  });
 
 const SalaryInputSchema = z
   .object({
     amount: AmountInputSchema.nullable().optional(),
-    maxAmount: AmountInputSchema.nullable().optional(),
+    maxAmount: AmountInputSchema.nullable().optional().openapi({ description: "Optional upper bound, at least `amount`; `null` removes it." }),
     type: RefInputSchema.nullable().optional().openapi({ description: "Salary type; required with amount." }),
     plusCommission: z.boolean().nullable().optional(),
   })
   .openapi("SalaryInput");
 
+const CLOSE_DATE_MESSAGE = "closeDate must be a real date (2026-12-31) or an ISO 8601 date-time with Z or an offset (2026-12-31T17:00:00Z).";
+
+// The pattern is the parser's own (documented as `pattern`); the transform adds what a pattern
+// cannot say (2026-02-30 is no date). No `type` override: it would hide the `null` the member admits.
 const CloseDateInputSchema = z
   .string()
+  .regex(CLOSE_DATE_FORM, CLOSE_DATE_MESSAGE)
   .transform((text, ctx) => {
     const seconds = parseCloseDate(text);
     if (seconds === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        message: "closeDate must be a real date (2026-12-31) or an ISO 8601 date-time with Z or an offset (2026-12-31T17:00:00Z).",
-      });
+      ctx.addIssue({ code: "custom", message: CLOSE_DATE_MESSAGE });
       return z.NEVER;
     }
     return seconds;
   })
-  .openapi({ type: "string", maxLength: 40, example: "2026-12-31" });
+  // The pattern admits at most 35 characters.
+  .openapi({ maxLength: 40, example: "2026-12-31" });
 
 const DESCRIPTION_RULES =
   "HTML, cleaned to the allow-list (strong b em i br p div ul ol li a) and stored as cleaned. " +
@@ -99,7 +111,10 @@ export const JobInputSchema = z
   .object({
     referenceId: optionalText(50, "referenceId").openapi({ example: "ACME-2026-117" }),
     title: optionalText(256, "title").openapi({ example: "Senior Accountant" }),
-    closeDate: CloseDateInputSchema.nullable().optional(),
+    closeDate: CloseDateInputSchema
+      .nullable()
+      .optional()
+      .openapi({ description: "`null` means the default: 60 days after publishDate (as on create without one). Must be after publishDate." }),
     confidential: z.boolean().nullable().optional().openapi({ example: false }),
     autoRefresh: z.boolean().nullable().optional().openapi({ example: false }),
     status: z.enum(JOB_STATUSES).optional().openapi({ example: "active" }),
@@ -116,7 +131,12 @@ export const JobInputSchema = z
       .nullable()
       .optional()
       .openapi({ description: "1 to 3 places: `City` or `City, PC`." }),
-    categories: z.array(RefInputSchema).max(10).nullable().optional().openapi({ example: [{ id: 1 }] }),
+    categories: z
+      .array(RefInputSchema)
+      .max(10)
+      .nullable()
+      .optional()
+      .openapi({ description: "1 to 3 categories (an id repeated counts once).", example: [{ id: 1 }] }),
     positionType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
     salary: SalaryInputSchema.nullable().optional(),
     description: z
@@ -129,8 +149,16 @@ export const JobInputSchema = z
         example: "<p>Join our <strong>finance</strong> team.</p>",
       }),
     applicantRoutingType: RefInputSchema.nullable().optional().openapi({ example: { id: 1 } }),
-    applicationEmail: z.string().nullable().optional().openapi({ maxLength: 50, example: "jobs@acme.example" }),
-    applicationUrl: z.string().nullable().optional().openapi({ maxLength: 200, example: null }),
+    // Issue 34: the spec's lengths hold whatever the routing type; the form (and being there)
+    // is checked only for the address the routing type uses (src/jobs/rules.ts).
+    applicationEmail: optionalText(MAX_EMAIL, "applicationEmail").openapi({
+      description: `Used when applicantRoutingType.id is 1: required then, and a valid address. At most ${MAX_EMAIL} characters whatever the routing type; with another routing type it is ignored (not checked for its form) and returned as null.`,
+      example: "jobs@acme.example",
+    }),
+    applicationUrl: optionalText(MAX_URL, "applicationUrl").openapi({
+      description: `Used when applicantRoutingType.id is 2: required then, and an absolute address written with http:// or https://. At most ${MAX_URL} characters whatever the routing type; with another routing type it is ignored (not checked for its form) and returned as null.`,
+      example: null,
+    }),
     aiUsedInSelection: z
       .boolean()
       .nullable()
@@ -220,8 +248,8 @@ export const JobSchema = JobHeaderSchema.extend({
   // Stored cleaned, at most MAX_CLEANED_BYTES in UTF-8 (DESIGN 6b), so at most as many characters.
   description: z.string().max(MAX_CLEANED_BYTES).nullable(),
   applicantRoutingType: ApplicantRoutingTypeSchema.nullable(),
-  applicationEmail: z.string().max(50).nullable().openapi({ example: "jobs@acme.example" }),
-  applicationUrl: z.string().max(200).nullable().openapi({ example: null }),
+  applicationEmail: z.string().max(MAX_EMAIL).nullable().openapi({ example: "jobs@acme.example" }),
+  applicationUrl: z.string().max(MAX_URL).nullable().openapi({ example: null }),
   aiUsedInSelection: z.boolean().nullable().openapi({ example: false }),
   existingVacancy: z.boolean().nullable().openapi({ example: true }),
   translations: z.object({ fr: TranslationSchema }).nullable(),

@@ -6,7 +6,10 @@ import type { FieldError } from "../http/problem";
 export const MAX_RANGE_DAYS = 366;
 const DEFAULT_DAYS = 30;
 export const DAY_MS = 86_400_000;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A day as the parameters write it; also their documented `pattern` (src/stats/schemas.ts). */
+export const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Why `from` or `to` is refused, for the schema's pattern and for a date that does not exist. */
+export const dateMessage = (name: "from" | "to") => `${name} must be a date written YYYY-MM-DD (UTC).`;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date; undefined for anything else (2026-02-30 too). */
 export function dayNumber(text: string): number | undefined {
@@ -27,7 +30,7 @@ export function rangeOf(query: { from?: string; to?: string }, today: number): {
     const text = query[name];
     if (text === undefined) return undefined;
     const day = dayNumber(text);
-    if (day === undefined) errors.push({ field: name, message: `${name} must be a date written YYYY-MM-DD (UTC).` });
+    if (day === undefined) errors.push({ field: name, message: dateMessage(name) });
     return day;
   };
   const given = { from: parsed("from"), to: parsed("to") };

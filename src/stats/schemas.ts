@@ -1,9 +1,33 @@
 import { z } from "@hono/zod-openapi";
 import { int32 } from "../http/limits";
+import { DATE, dateMessage, dayNumber } from "./rules";
+
+// DESIGN 21a: a day that exists, written YYYY-MM-DD: documented as the parser's own pattern and
+// `format: date`, so a client can check it before sending (issue 34). Both parameters are
+// checked together (one 400 names each); the range's own rules are rangeOf's.
+const day = (name: "from" | "to") =>
+  z
+    .string()
+    .refine((text) => dayNumber(text) !== undefined, dateMessage(name))
+    .optional();
 
 export const StatsQuerySchema = z.object({
-  from: z.string().max(10).optional().openapi({ param: { name: "from", in: "query" }, description: "First day, YYYY-MM-DD (UTC); default `to` − 29 days.", example: "2026-11-01" }),
-  to: z.string().max(10).optional().openapi({ param: { name: "to", in: "query" }, description: "Last day, YYYY-MM-DD (UTC), included; default today. At most 366 days in all.", example: "2026-11-30" }),
+  from: day("from").openapi({
+    param: { name: "from", in: "query" },
+    pattern: DATE.source,
+    format: "date",
+    maxLength: 10,
+    description: "First day, YYYY-MM-DD (UTC); default `to` − 29 days.",
+    example: "2026-11-01",
+  }),
+  to: day("to").openapi({
+    param: { name: "to", in: "query" },
+    pattern: DATE.source,
+    format: "date",
+    maxLength: 10,
+    description: "Last day, YYYY-MM-DD (UTC), included; default today. At most 366 days in all.",
+    example: "2026-11-30",
+  }),
 });
 
 const Numbers = { views: int32(0).openapi({ example: 42 }), applications: int32(0).openapi({ example: 3 }) };

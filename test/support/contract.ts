@@ -85,7 +85,7 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /fr",
   "GET /robots.txt",
   "GET /sitemap.xml",
-  "GET /:file{sitemap-[1-9][0-9]{0,4}\\.xml}",
+  "GET /:file{sitemap-[1-9][0-9]{0,9}\\.xml}",
   "GET /jobs/:segment",
   "GET /fr/emplois/:segment",
   "POST /jobs/:segment",
@@ -139,6 +139,29 @@ function compile(document: OpenApiDocument): Contract {
  */
 export function schemaValidator(schema: unknown, componentSchemas: Record<string, unknown>): Validator {
   return new Validator({ ...(toJsonSchema(schema) as object), $defs: toJsonSchema(componentSchemas) as object }, "2020-12", false);
+}
+
+/**
+ * Whether the document's component schema `name` admits `value`: what a client generated from
+ * the document would let through (issue 34: the document and the API must agree on it).
+ */
+export async function documentAdmits(name: string, value: unknown): Promise<boolean> {
+  const document = await openApiDocument();
+  const schemas = document.components.schemas ?? {};
+  if (!(name in schemas)) throw new Error(`The document has no component schema ${name}.`);
+  return schemaValidator({ $ref: `#/components/schemas/${name}` }, schemas).validate(value).valid;
+}
+
+/**
+ * Whether the document admits `value` for the parameter `name` (query, header or path) of
+ * `method path`, as a generated client checks it: typed by the schema (an integer as a number).
+ */
+export async function parameterAdmits(method: string, path: string, name: string, value: unknown): Promise<boolean> {
+  const document = await openApiDocument();
+  const operation = document.paths[path]?.[method.toLowerCase()];
+  const parameter = (operation?.parameters as { name: string; schema: unknown }[] | undefined)?.find((p) => p.name.toLowerCase() === name.toLowerCase());
+  if (!parameter) throw new Error(`${method.toUpperCase()} ${path} documents no parameter ${name}.`);
+  return schemaValidator(parameter.schema, document.components.schemas ?? {}).validate(value).valid;
 }
 
 /**

@@ -7,11 +7,16 @@ import { JobByReferenceInputSchema, JobPreviewSchema, JobSchema, ReferenceIdBody
 /** DESIGN 12: entries per batch, both lists together. */
 export const MAX_BATCH_ENTRIES = 100;
 
+/** The one rule of an entry's `ifMatch`, for upserts and deletes alike (src/jobs/batch/service.ts). */
 const ifMatch = z
   .string()
   .max(1024)
+  .nullable()
   .optional()
-  .openapi({ description: "The entry's If-Match: its job's current ETag (quotes included) or `*`; otherwise the entry is 412.", example: '"1234.7.1"' });
+  .openapi({
+    description: "The entry's If-Match: its job's current ETag (quotes included) or `*`; otherwise the entry is 412. `null`, like leaving it out, sets no condition.",
+    example: '"1234.7.1"',
+  });
 
 /** An upsert entry: exactly a `PUT /jobs` body, plus an optional `ifMatch`. */
 export const BatchUpsertEntrySchema = JobByReferenceInputSchema.extend({ ifMatch }).openapi("BatchUpsertEntry");

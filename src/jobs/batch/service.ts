@@ -29,7 +29,7 @@ import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
 import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
 import type { Employer } from "../../employers/service";
 import { enforcePostingRules } from "../posting-rules";
-import { BatchDeleteEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
+import { BatchDeleteEntrySchema, BatchUpsertEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 
 // DESIGN 12: many PUT /jobs and DELETE /jobs bodies in one request. Each entry is judged by
 // the very functions that judge the single request (prepareBody, evaluate); the reads and the
@@ -82,12 +82,11 @@ const failed = (entry: Entry, problem: ProblemError, etag?: string): Plan => ({
   statements: [],
 });
 
-/** The entry's If-Match as a header value; anything but a string is that entry's 400. */
+/** The entry's If-Match as a header value, by the entry schema's own rule; a broken one is that entry's 400. */
 function ifMatchOf(body: Record<string, unknown>): { ifMatch?: string; problem?: ProblemError } {
-  const value = body.ifMatch;
-  if (value === undefined || value === null) return {};
-  if (typeof value === "string" && value.length <= 1024) return { ifMatch: value };
-  return { problem: new ValidationError([{ field: "ifMatch", message: "ifMatch must be an ETag string (at most 1024 characters), e.g. \"\\\"1234.7.1\\\"\"." }]) };
+  const parsed = BatchUpsertEntrySchema.shape.ifMatch.safeParse(body.ifMatch);
+  if (parsed.success) return { ifMatch: parsed.data ?? undefined };
+  return { problem: new ValidationError(toFieldErrors(parsed.error.issues, ["ifMatch"])) };
 }
 
 async function upsertEntries(caller: Caller, bodies: Record<string, unknown>[]): Promise<Entry[]> {
@@ -109,7 +108,7 @@ function deleteEntries(bodies: Record<string, unknown>[]): Entry[] {
   return bodies.map((body, index) => {
     const parsed = BatchDeleteEntrySchema.safeParse(body);
     if (!parsed.success) return { op: "delete", index, referenceId: null, problem: new ValidationError(toFieldErrors(parsed.error.issues)) };
-    return { op: "delete", index, referenceId: parsed.data.referenceId, ifMatch: parsed.data.ifMatch };
+    return { op: "delete", index, referenceId: parsed.data.referenceId, ifMatch: parsed.data.ifMatch ?? undefined };
   });
 }
 
