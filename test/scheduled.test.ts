@@ -1,10 +1,16 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import type { SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { expireApplications } from "../src/applications/retention";
+import { emitDueDecisionNotices } from "../src/applications/service";
 import { createDatabase } from "../src/db/client";
+import type { RecordedEvent } from "../src/events/outbox";
 import worker from "../src/index";
 import type { Env } from "../src/env";
 import { runScheduledJobs, scheduledRules } from "../src/jobs/scheduled-rules";
+import { cronBounds, ROUND_ROWS, RUN_BUDGET_MS, type RuleProgress } from "../src/scheduled/chunks";
 import { createEmployer } from "./support/api";
 import { countingD1 } from "./support/count-d1";
 import { type SeedJobOverrides, seedJobs } from "./support/seed-jobs";
@@ -13,7 +19,8 @@ const CRON = "0 * * * *";
 /** An R2 binding whose deletes fail: the résumé purge's stage fails, nothing else uses it. */
 const refusingR2 = { delete: async () => Promise.reject(new Error("R2 refused the delete")) } as unknown as R2Bucket;
 const MINUTE = 60;
-const DAY = 24 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const WEEK = 7 * DAY;
 /** 2026-12-01T12:00:00Z, in seconds: the simulated "now" of most runs. */
 const NOW = Date.UTC(2026, 11, 1, 12) / 1000;
@@ -188,10 +195,10 @@ describe.each([
     const afterFirst = await allJobs();
     expect(afterFirst.filter((job) => job.status === "archived")).toHaveLength(4);
     expect(await runScheduledJobs(env, new Date(NOW * 1000))).toEqual([
-      { rule: "expiry", changed: 0 },
-      { rule: "auto-refresh", changed: 0 },
-      { rule: "expiring-notices", changed: 0 },
-      { rule: "idempotency-keys", changed: 0 },
+      { rule: "expiry", changed: 0, chunks: 1, finished: true },
+      { rule: "auto-refresh", changed: 0, chunks: 1, finished: true },
+      { rule: "expiring-notices", changed: 0, chunks: 1, finished: true },
+      { rule: "idempotency-keys", changed: 0, chunks: 1, finished: true },
     ]);
     expect(await allJobs()).toEqual(afterFirst);
   });
@@ -215,29 +222,39 @@ describe.each([
   });
 });
 
-describe("set-based statements", () => {
-  async function planOf(statement: { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
-    const { sql, params } = statement.toSQL();
+describe("set-based statements in bounded chunks (DESIGN 22)", () => {
+  const dialect = new SQLiteAsyncDialect();
+  async function planOf(statement: SQL | { toSQL(): { sql: string; params: unknown[] } }): Promise<string[]> {
+    const { sql, params } = "toSQL" in statement ? statement.toSQL() : dialect.sqlToQuery(statement);
     const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
       .bind(...params)
       .all<{ detail: string }>();
     return results.map((r) => r.detail);
   }
 
-  it("each rule's UPDATE searches its own index (EXPLAIN QUERY PLAN of the statements the cron runs)", async () => {
+  it("each rule's chunk reads its own index and stops at its LIMIT, from the start and after a chunk (EXPLAIN QUERY PLAN of the statements the cron runs)", async () => {
     await seedJobs(env.DB, await unlimited(), 1000, { autoRefresh: true, publishDate: NOW - 8 * DAY });
-    const [expiry, refresh] = scheduledRules(createDatabase(env.DB), NOW);
-    // With the jobs triggers (counters, search index) SQLite first collects the rowids, from
-    // the same index, which it then reports as COVERING.
-    const expiryPlan = await planOf(expiry.statement);
-    expect(expiryPlan).toHaveLength(1);
-    expect(expiryPlan[0]).toMatch(/^SEARCH jobs USING (COVERING )?INDEX jobs_expiry_idx \(status=\? AND close_date<\?\)$/);
-    const refreshPlan = await planOf(refresh.statement);
-    expect(refreshPlan[0]).toBe("SEARCH jobs USING INDEX jobs_auto_refresh_idx (status=? AND auto_refresh=? AND publish_date<?)");
-    expect(refreshPlan.filter((step) => step.startsWith("SCAN jobs"))).toEqual([]);
+    const db = createDatabase(env.DB);
+    for (const after of [null, { key: NOW - 9 * DAY, id: 1 }]) {
+      const [expiry, refresh] = scheduledRules(db, NOW, { rows: 100, after });
+      const from = after ? "close_date>\\? AND close_date<\\?" : "close_date<\\?";
+      for (const statement of [expiry.statement, expiry.last]) {
+        const plan = await planOf(statement);
+        // The chunk's rows from the index, in its order (no sort, so it stops at the LIMIT); the
+        // UPDATE then finds them by id.
+        expect(plan).toContainEqual(expect.stringMatching(new RegExp(`^SEARCH jobs USING COVERING INDEX jobs_expiry_idx \\(status=\\? AND ${from}\\)$`)));
+        expect(plan.filter((step) => step.startsWith("SCAN jobs") || step.includes("TEMP B-TREE"))).toEqual([]);
+      }
+      const refreshPlan = await planOf(refresh.statement);
+      const read = after ? "publish_date>? AND publish_date<?" : "publish_date<?";
+      expect(refreshPlan).toContain(`SEARCH jobs USING COVERING INDEX jobs_auto_refresh_idx (status=? AND auto_refresh=? AND ${read})`);
+      expect(refreshPlan.filter((step) => step.startsWith("SCAN jobs"))).toEqual([]);
+      // Only the rows read (four for each it may change) are sorted, to take those the plan gate lets through.
+      expect(refreshPlan.filter((step) => step.includes("TEMP B-TREE"))).toEqual(["USE TEMP B-TREE FOR ORDER BY"]);
+    }
   });
 
-  it("100 000 eligible jobs: one D1 round trip changes all of them (and records their events); the upkeep of events, webhooks and applications a few more, whatever the count", async () => {
+  it("100 000 eligible jobs: each round trip changes at most ROUND_ROWS of them (with their events), the run starts no round once its budget is spent, and the runs after finish: every job changed exactly once, with one event each", async () => {
     const half = 50_000;
     await seedJobs(env.DB, await unlimited(), half, { autoRefresh: true, publishDate: NOW - 8 * DAY, closeDate: NOW + 30 * DAY });
     await seedJobs(env.DB, await standard(), half, { publishDate: NOW - 30 * DAY, closeDate: NOW - DAY });
@@ -246,36 +263,200 @@ describe("set-based statements", () => {
 
     await viaHandler(NOW, { ...env, DB: counter.db });
 
-    // The rules and their events: one batch. The events' upkeep: one batch marking the run's
-    // own dispatched, one expiring and finding the undispatched. The webhook upkeep: one batch
-    // and one read. The decision notices (DESIGN 20): one batch. The applications' upkeep: the
-    // retention delete, the résumé read and the reads of pending emails (employers' copies and
-    // applicants'). The board's repair: its comparison reads the jobs that should be on the
-    // board 5 000 at a time (11 reads for 50 000 and this file's few others); the refreshed jobs
-    // changed in this very run are left to their messages, so it repairs at most the few jobs
-    // earlier tests of this file left off the board (one read).
-    expect(counter.count()).toBeGreaterThanOrEqual(10 + 11);
-    expect(counter.count()).toBeLessThanOrEqual(10 + 12);
     const line = JSON.parse(String(log.mock.calls.at(-1)?.[0]));
-    expect(line.stages.rules.rules).toEqual([
-      { rule: "expiry", changed: half },
-      { rule: "auto-refresh", changed: half },
-      { rule: "expiring-notices", changed: 0 },
-      { rule: "idempotency-keys", changed: 0 },
+    const [expiry, refresh, ...others] = line.stages.rules.rules as RuleProgress[];
+    expect(others).toEqual([
+      { rule: "expiring-notices", changed: 0, chunks: 1, finished: true },
+      { rule: "idempotency-keys", changed: 0, chunks: 1, finished: true },
+    ]);
+    // One round trip a round, holding the chunk of each rule still running.
+    const rounds = Math.max(expiry.chunks, refresh.chunks);
+    expect(expiry.changed + refresh.changed).toBeLessThanOrEqual(rounds * ROUND_ROWS);
+    // Rounds stop only when the rules are done or the budget is spent.
+    if (!expiry.finished || !refresh.finished) expect(line.durationMs).toBeGreaterThanOrEqual(RUN_BUDGET_MS);
+    // After the rules' rounds, the upkeep as before (events 2, webhooks 2, decision notices 1,
+    // applications 4, the board's repair reading 5 000 jobs at a time: 11 or 12 here), and one
+    // round trip per 1 000 events marked dispatched.
+    expect(counter.count() - rounds).toBeLessThanOrEqual(10 + 12 + Math.ceil((expiry.changed + refresh.changed) / 1_000));
+
+    // The runs after continue: with a larger budget, the next finishes the rest.
+    const rest = await runScheduledJobs(env, new Date((NOW + HOUR) * 1000), [], cronBounds({ budgetMs: 600_000 }));
+    expect(rest.slice(0, 2).map((rule) => [rule.changed, rule.finished])).toEqual([
+      [half - expiry.changed, true],
+      [half - refresh.changed, true],
     ]);
     const counts = await env.DB.prepare(
-      "SELECT sum(status = 'archived') AS archived, sum(status = 'active' AND publish_date = ?1 AND updated_at = ?1) AS refreshed FROM jobs",
+      `SELECT sum(status = 'archived') AS archived, sum(status = 'active' AND publish_date IN (?1, ?2)) AS refreshed, sum(revision = 2) AS changedOnce,
+        (SELECT count(*) FROM events WHERE type = 'job.expired') AS expiredEvents, (SELECT count(*) FROM events WHERE type = 'job.refreshed') AS refreshedEvents,
+        (SELECT count(DISTINCT subject_id) FROM events) AS jobsWithEvents
+      FROM jobs`,
     )
-      .bind(NOW)
-      .first<{ archived: number; refreshed: number }>();
-    expect(counts).toEqual({ archived: half, refreshed: half });
-    // Every change now records its event with the job's snapshot, whoever listens: a limit against
-    // a hung run, not a measure (docs/benchmarks.md measures).
-  }, 120_000);
+      .bind(NOW, NOW + HOUR)
+      .first();
+    expect(counts).toEqual({ archived: half, refreshed: half, changedOnce: 2 * half, expiredEvents: half, refreshedEvents: half, jobsWithEvents: 2 * half });
+    // A limit against a hung run, not a measure (docs/scaling.md, "Bounded cron", measures).
+  }, 180_000);
+});
+
+describe("bounded chunks (DESIGN 22): a run cut short by its budget leaves the rest to the next, nothing skipped, nothing done twice", () => {
+  /** Cut short: one round a run (budget 0), of 2 rows shared by the rules still running. */
+  const CUT_SHORT = { rows: 2, budgetMs: 0 };
+  const jobForApplications = async (employerId: number) => (await seedJobs(env.DB, employerId, 1, { publishDate: NOW - DAY, closeDate: NOW + 30 * DAY }))[0];
+
+  /** Hourly runs of `run` from NOW until `rule` is finished: its progress in each run, and the events recorded. */
+  async function runsUntilFinished(rule: string, run: (now: number, recorded: RecordedEvent[]) => Promise<RuleProgress[]>) {
+    const runs: RuleProgress[] = [];
+    const recorded: RecordedEvent[] = [];
+    for (let hour = 0; hour < 20; hour++) {
+      const own = (await run(NOW + hour * HOUR, recorded)).find((progress) => progress.rule === rule)!;
+      runs.push(own);
+      if (own.finished) return { runs, recorded };
+    }
+    throw new Error(`"${rule}" was never finished`);
+  }
+
+  const jobRuns = (rule: string) => runsUntilFinished(rule, (now, recorded) => runScheduledJobs(env, new Date(now * 1000), recorded, cronBounds(CUT_SHORT)));
+
+  /** Each run cut short while rows were left, yet changing some (at most its 2 rows); together `total`. */
+  function expectCutShort(runs: RuleProgress[], total: number) {
+    expect(runs.length).toBeGreaterThan(2);
+    for (const run of runs.slice(0, -1)) expect(run).toMatchObject({ finished: false, changed: expect.toBeOneOf([1, 2]) });
+    expect(runs.at(-1)!.changed).toBeLessThanOrEqual(2);
+    expect(runs.reduce((sum, run) => sum + run.changed, 0)).toBe(total);
+  }
+
+  /** Job id → how many events of `type` it has. */
+  async function eventsPerSubject(type: string): Promise<Record<number, number>> {
+    const { results } = await env.DB.prepare("SELECT subject_id AS id, count(*) AS n FROM events WHERE type = ? GROUP BY subject_id").bind(type).all<{ id: number; n: number }>();
+    return Object.fromEntries(results.map((row) => [row.id, row.n]));
+  }
+
+  const once = (ids: number[]) => Object.fromEntries(ids.map((id) => [id, 1]));
+
+  it('"expiry": the next runs finish what a run cut short left; each job expired exactly once, with exactly one job.expired (events == changed)', async () => {
+    const ids = await seedJobs(env.DB, await standard(), 5, { publishDate: NOW - 30 * DAY, closeDate: NOW - DAY, updatedAt: LONG_AGO });
+    const { runs, recorded } = await jobRuns("expiry");
+    expectCutShort(runs, 5);
+    expect((await env.DB.prepare("SELECT DISTINCT status, revision FROM jobs").all()).results).toEqual([{ status: "archived", revision: 2 }]);
+    expect(await eventsPerSubject("job.expired")).toEqual(once(ids));
+    expect(recorded.filter((event) => event.type === "job.expired")).toHaveLength(5);
+  });
+
+  it('"auto-refresh": the next runs finish what a run cut short left, reading past the jobs it leaves (standard plan); each job refreshed exactly once, with exactly one job.refreshed', async () => {
+    const [gold, plain] = [await unlimited(), await standard()];
+    const refreshed: number[] = [];
+    const left: Record<number, number> = {};
+    // Interleaved in the index's order (publishDate), so that every chunk reads jobs it leaves.
+    for (let i = 0; i < 10; i++) {
+      const publishDate = NOW - 8 * DAY - i * MINUTE;
+      if (i % 2) left[await refreshable(plain, { publishDate })] = publishDate;
+      else refreshed.push(await refreshable(gold, { publishDate }));
+    }
+    const { runs, recorded } = await jobRuns("auto-refresh");
+    expectCutShort(runs, 5);
+    const rows = (await env.DB.prepare("SELECT id, publish_date AS publishDate, revision FROM jobs").all<{ id: number; publishDate: number; revision: number }>()).results;
+    const runTimes = runs.map((_, hour) => NOW + hour * HOUR);
+    for (const row of rows) {
+      if (row.id in left) expect(row).toEqual({ id: row.id, publishDate: left[row.id], revision: 1 });
+      else expect(row).toEqual({ id: row.id, publishDate: expect.toBeOneOf(runTimes), revision: 2 });
+    }
+    expect(await eventsPerSubject("job.refreshed")).toEqual(once(refreshed));
+    expect(recorded).toHaveLength(5);
+  });
+
+  it('"expiry" before "auto-refresh": a job past its closeDate is expired, never refreshed, even while the expiry is behind', async () => {
+    const employerId = await unlimited();
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await refreshable(employerId, { publishDate: NOW - 60 * DAY, closeDate: NOW - DAY + i }));
+    const { runs } = await jobRuns("expiry");
+    expectCutShort(runs, 5);
+    expect(await eventsPerSubject("job.refreshed")).toEqual({});
+    expect(await eventsPerSubject("job.expired")).toEqual(once(ids));
+    const rows = (await env.DB.prepare("SELECT DISTINCT status, publish_date AS publishDate, revision FROM jobs").all()).results;
+    expect(rows).toEqual([{ status: "archived", publishDate: NOW - 60 * DAY, revision: 2 }]);
+  });
+
+  it('"expiring-notices": the next runs finish what a run cut short left; each job noticed exactly once for its closeDate', async () => {
+    const ids = await seedJobs(env.DB, await standard(), 5, { publishDate: NOW - DAY, closeDate: NOW + 2 * DAY });
+    const { runs } = await jobRuns("expiring-notices");
+    expectCutShort(runs, 5);
+    expect(await eventsPerSubject("job.expiring")).toEqual(once(ids));
+  });
+
+  it('"idempotency-keys": the next runs finish what a run cut short left; every key older than 24 hours deleted, the younger kept', async () => {
+    const { employerId } = await createEmployer();
+    const insert = env.DB.prepare(
+      "INSERT INTO idempotency_keys (employer_id, key, request_hash, holder, state, response_status, response_body, created_at) VALUES (?, ?, 'h', '', 'done', 201, '{}', ?)",
+    );
+    await env.DB.batch([
+      ...Array.from({ length: 5 }, (_, i) => insert.bind(employerId, `old-${i}`, NOW - 2 * DAY + i)),
+      insert.bind(employerId, "young", NOW),
+    ]);
+    const { runs } = await jobRuns("idempotency-keys");
+    expectCutShort(runs, 5);
+    const { results } = await env.DB.prepare("SELECT key FROM idempotency_keys WHERE employer_id = ?").bind(employerId).all();
+    expect(results).toEqual([{ key: "young" }]);
+  });
+
+  it('"decision-notices": the next runs finish what a run cut short left; each interviewed application noticed exactly once, with exactly one application.decision_due', async () => {
+    const { employerId } = await createEmployer();
+    const job = await jobForApplications(employerId);
+    const interviewed = (NOW - 40 * DAY) * 1000;
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const row = await env.DB.prepare(
+        `INSERT INTO applications (job_id, employer_id, name, email, received_at, email_status, status, interviewed_at, decision_notice_at)
+        VALUES (?, ?, 'Interviewed', 'i@example.com', ?, 'sent', 'interviewing', ?, ?) RETURNING id`,
+      )
+        .bind(job, employerId, interviewed, interviewed, interviewed + 38 * DAY * 1000 + i)
+        .first<{ id: number }>();
+      ids.push(row!.id);
+    }
+    const { runs, recorded } = await runsUntilFinished("decision-notices", (now, recorded) => emitDueDecisionNotices(env, now * 1000, recorded, cronBounds(CUT_SHORT)));
+    expectCutShort(runs, 5);
+    expect(recorded).toHaveLength(5);
+    expect(await eventsPerSubject("application.decision_due")).toEqual(once(ids));
+  });
+
+  it('"application-retention": the next runs finish what a run cut short left; every application older than 180 days deleted, the younger kept', async () => {
+    const { employerId } = await createEmployer();
+    const job = await jobForApplications(employerId);
+    const insert = env.DB.prepare("INSERT INTO applications (job_id, employer_id, name, email, received_at, email_status) VALUES (?, ?, ?, 'a@example.com', ?, 'sent')");
+    await env.DB.batch([
+      ...Array.from({ length: 5 }, (_, i) => insert.bind(job, employerId, `Old ${i}`, (NOW - 200 * DAY + i) * 1000)),
+      insert.bind(job, employerId, "Young", (NOW - DAY) * 1000),
+    ]);
+    const { runs } = await runsUntilFinished("application-retention", (now) => expireApplications(env, now * 1000, cronBounds(CUT_SHORT)));
+    expectCutShort(runs, 5);
+    const { results } = await env.DB.prepare("SELECT name FROM applications WHERE job_id = ?").bind(job).all();
+    expect(results).toEqual([{ name: "Young" }]);
+  });
+
+  it('"expiry": a chunk\'s change and its events are one atomic batch: a failing round stores neither, the rounds before it keep both, and the next run finishes', async () => {
+    const ids = await seedJobs(env.DB, await standard(), 6, { publishDate: NOW - 30 * DAY, closeDate: NOW - DAY });
+    // The fifth job cannot be archived: its round (the fourth and fifth jobs) fails inside D1.
+    await env.DB.prepare(
+      `CREATE TRIGGER refuse_expiry BEFORE UPDATE OF status ON jobs WHEN OLD.id = ${ids[4]} BEGIN SELECT RAISE(ABORT, 'expiry refused'); END`,
+    ).run();
+    try {
+      await expect(runScheduledJobs(env, new Date(NOW * 1000), [], cronBounds({ rows: 2, budgetMs: 60_000 }))).rejects.toThrow(/expiry refused/);
+    } finally {
+      await env.DB.prepare("DROP TRIGGER refuse_expiry").run();
+    }
+    // Rounds of 2 rows shared by the rules running: the first job alone (four rules), then two by two.
+    const archived = async () => (await env.DB.prepare("SELECT id FROM jobs WHERE status = 'archived' ORDER BY id").all<{ id: number }>()).results.map((row) => row.id);
+    expect(await archived()).toEqual(ids.slice(0, 3));
+    expect(await eventsPerSubject("job.expired")).toEqual(once(ids.slice(0, 3)));
+
+    const [expiry] = await runScheduledJobs(env, new Date((NOW + HOUR) * 1000));
+    expect(expiry).toEqual({ rule: "expiry", changed: 3, chunks: 1, finished: true });
+    expect(await archived()).toEqual(ids);
+    expect(await eventsPerSubject("job.expired")).toEqual(once(ids));
+  });
 });
 
 describe("log: one structured JSON line per run", () => {
-  it("success: event, cron, scheduledTime, each stage's outcome with its counts (each rule's changed count) and durationMs on console.log", async () => {
+  it("success: event, cron, scheduledTime, each stage's outcome with its counts (each rule's rows changed, chunks run and whether it finished) and durationMs on console.log", async () => {
     const employerId = await unlimited();
     await refreshable(employerId);
     await refreshable(employerId);
@@ -292,20 +473,21 @@ describe("log: one structured JSON line per run", () => {
         scheduledTime: "2026-12-01T12:00:00.000Z",
         outcome: "ok",
         stages: {
+          // Each rule: the rows changed, the chunks run, and whether it finished or left the rest to the next run.
           rules: {
             outcome: "ok",
             rules: [
-              { rule: "expiry", changed: 3 },
-              { rule: "auto-refresh", changed: 2 },
-              { rule: "expiring-notices", changed: 0 },
-              { rule: "idempotency-keys", changed: 0 },
+              { rule: "expiry", changed: 3, chunks: 1, finished: true },
+              { rule: "auto-refresh", changed: 2, chunks: 1, finished: true },
+              { rule: "expiring-notices", changed: 0, chunks: 1, finished: true },
+              { rule: "idempotency-keys", changed: 0, chunks: 1, finished: true },
             ],
           },
-          decisionNotices: { outcome: "ok", notices: 0 },
-          events: { outcome: "ok", dispatched: 5, redispatched: 0, deleted: 0 },
+          decisionNotices: { outcome: "ok", rules: [{ rule: "decision-notices", changed: 0, chunks: 1, finished: true }] },
+          events: { outcome: "ok", dispatched: 5, redispatched: 0, rules: [{ rule: "event-retention", changed: 0, chunks: 1, finished: true }] },
           board: { outcome: "ok", checked: 0, repaired: 0, removed: 0, renamed: 0 },
-          webhooks: { outcome: "ok", requeued: 0 },
-          retention: { outcome: "ok", expired: 0 },
+          webhooks: { outcome: "ok", requeued: 0, rules: [{ rule: "webhook-log", changed: 0, chunks: 1, finished: true }] },
+          retention: { outcome: "ok", rules: [{ rule: "application-retention", changed: 0, chunks: 1, finished: true }] },
           resumes: { outcome: "ok", deleted: 0 },
           emailCopies: { outcome: "ok", requeued: 0 },
         },
@@ -380,7 +562,7 @@ describe("log: one structured JSON line per run", () => {
         rules: { outcome: "ok", rules: [{ rule: "expiry", changed: 1 }, { rule: "auto-refresh", changed: 0 }, { rule: "expiring-notices", changed: 1 }, { rule: "idempotency-keys", changed: 0 }] },
         events: { outcome: "ok" },
         webhooks: { outcome: "ok", requeued: expect.any(Number) },
-        retention: { outcome: "ok", expired: 1 },
+        retention: { outcome: "ok", rules: [{ rule: "application-retention", changed: 1 }] },
         resumes: { outcome: "error", error: "R2 refused the delete" },
         emailCopies: { outcome: "ok", requeued: 1 },
       },

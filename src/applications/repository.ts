@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, getTableColumns, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, isNotNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import { guard, guardReason } from "../db/guards";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
+import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
 
 export type ApplicationRecord = typeof applications.$inferSelect;
@@ -192,9 +193,10 @@ export async function dueEmailCopies(db: Database, dueBefore: number, limit: num
   return rows.map((row) => row.id);
 }
 
-/** For the cron: applications older than the retention (their résumés' keys are recorded by a trigger). */
-export function expiredApplications(db: Database, before: number) {
-  return db.delete(applications).where(lt(applications.receivedAt, before));
+/** For the cron: a chunk of the applications older than the retention (their résumés' keys are recorded by a trigger). */
+export function expiredApplications(db: Database, before: number, chunk: Chunk): ChunkWork {
+  const { ids, last } = windowOf({ table: applications, key: applications.receivedAt, range: lt(applications.receivedAt, before), id: applications.id })(chunk);
+  return { last, statements: [db.delete(applications).where(sql`${applications.id} IN (${ids})`)] };
 }
 
 export async function pendingResumeDeletions(db: Database, limit: number): Promise<string[]> {
@@ -240,14 +242,22 @@ export async function dueApplicantEmails(db: Database, dueBefore: number, limit:
 }
 
 /**
- * For the cron (DESIGN 20a): every application whose decision notice is due, once per interview:
- * its `application.decision_due` event, then the notice cleared; set-based, by the partial index.
+ * For the cron (DESIGN 20a): a chunk of the applications whose decision notice is due, once per
+ * interview: their `application.decision_due` events, then the notices cleared; by the partial index.
  */
-export async function emitDecisionNotices(db: Database, now: number, data: SQL): Promise<{ events: RecordedEvent[]; notices: number }> {
-  const due = sql`decision_notice_at IS NOT NULL AND decision_notice_at <= ${now}`;
-  const results = await db.$client.batch([
-    toStatement(db, recordEvents("application.decision_due", now, sql`SELECT employer_id, id AS subject_id, NULL AS revision, ${data} AS data FROM applications WHERE ${due}`)),
-    toStatement(db, sql`UPDATE applications SET decision_notice_at = NULL WHERE ${due}`),
-  ]);
-  return { events: recordedEventsOf(results), notices: results[1].meta.changes };
+export function dueDecisionNotices(now: number, data: SQL, chunk: Chunk): ChunkWork {
+  const { ids, last } = windowOf({
+    table: applications,
+    key: applications.decisionNoticeAt,
+    range: and(isNotNull(applications.decisionNoticeAt), lte(applications.decisionNoticeAt, now))!,
+    id: applications.id,
+  })(chunk);
+  const due = sql`id IN (${ids})`;
+  return {
+    last,
+    statements: [
+      recordEvents("application.decision_due", now, sql`SELECT employer_id, id AS subject_id, NULL AS revision, ${data} AS data FROM applications WHERE ${due}`),
+      sql`UPDATE applications SET decision_notice_at = NULL WHERE ${due}`,
+    ],
+  };
 }

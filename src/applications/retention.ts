@@ -1,7 +1,7 @@
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
+import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
 import { expiredApplications, forgetResumeDeletions, pendingResumeDeletions } from "./repository";
-import { applications } from "./tables";
 
 /** DESIGN 15: personal information is kept no longer than needed. */
 export const APPLICATION_RETENTION_MS = 180 * 24 * 60 * 60 * 1000;
@@ -19,8 +19,9 @@ export async function purgeDeletedResumes(env: Pick<Env, "DB" | "RESUMES">): Pro
   return keys.length;
 }
 
-/** The cron's share: applications older than 180 days go, set-based (their résumés' keys wait for the purge). */
-export async function expireApplications(env: Pick<Env, "DB">, now: number): Promise<{ expired: number }> {
-  const expired = await expiredApplications(createDatabase(env.DB), now - APPLICATION_RETENTION_MS).returning({ id: applications.id });
-  return { expired: expired.length };
+/** The cron's share: applications older than 180 days go, a chunk at a time (their résumés' keys wait for the purge). */
+export async function expireApplications(env: Pick<Env, "DB">, now: number, bounds: Bounds): Promise<RuleProgress[]> {
+  const db = createDatabase(env.DB);
+  const rule = { rule: "application-retention", chunk: (chunk: Chunk) => expiredApplications(db, now - APPLICATION_RETENTION_MS, chunk) };
+  return (await runChunked(db, [rule], bounds)).rules;
 }

@@ -1,13 +1,15 @@
 import { sql } from "drizzle-orm";
 import { createDatabase, type Database } from "../db/client";
 import type { Env } from "../env";
+import type { RecordedEvent } from "../events/outbox";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
 import { ifMatchPasses, type Preconditions } from "../jobs/etag";
+import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
 import { DECISION_DAYS, moveEffects, NOTIFIABLE, refusedMove, type ApplicationStatus } from "./pipeline";
 import { applicationEtag, eventApplication, toApplication } from "./representation";
 import {
   applicationHistoryOf,
-  emitDecisionNotices,
+  dueDecisionNotices,
   findApplication,
   forgetResumeDeletions,
   listApplications,
@@ -129,10 +131,14 @@ export async function historyOf(db: Database, employerId: number, id: number) {
   return (await applicationHistoryOf(db, id)).map((move) => ({ status: move.status, at: new Date(move.at).toISOString(), note: move.note }));
 }
 
-/** For the cron: `application.decision_due`, once per interview, 7 days before the decision is due. */
-export async function emitDueDecisionNotices(env: Pick<Env, "DB">, now: number) {
+/**
+ * For the cron: `application.decision_due`, once per interview, 7 days before the decision is due,
+ * a chunk at a time; `recorded` collects the events.
+ */
+export async function emitDueDecisionNotices(env: Pick<Env, "DB">, now: number, recorded: RecordedEvent[], bounds: Bounds): Promise<RuleProgress[]> {
   const due = (days: number) => `strftime('%Y-%m-%dT%H:%M:%fZ', (interviewed_at + ${days * 86_400_000}) / 1000.0, 'unixepoch')`;
   const data = sql`json_object('application', json_object('id', id, 'jobId', job_id, 'name', name, 'email', email, 'status', status,
     'interviewedAt', strftime('%Y-%m-%dT%H:%M:%fZ', interviewed_at / 1000.0, 'unixepoch'), 'decisionDueAt', ${sql.raw(due(DECISION_DAYS))}))`;
-  return emitDecisionNotices(createDatabase(env.DB), now, data);
+  const rule = { rule: "decision-notices", chunk: (chunk: Chunk) => dueDecisionNotices(now, data, chunk) };
+  return (await runChunked(createDatabase(env.DB), [rule], bounds, { recorded })).rules;
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createDatabase } from "../db/client";
 import type { AppEnv, Env } from "../env";
 import { afterResponse } from "../http/after-response";
+import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
 import type { RecordedEvent } from "./outbox";
 import { expiredEvents, markDispatched, undispatchedEvents } from "./repository";
 
@@ -25,7 +26,11 @@ export interface EventSubscriber {
 const IDS_PER_NOTICE = 100;
 /** About 200 KB of notices per sendBatch, under its 256 KB limit. */
 const NOTICES_PER_SEND = 50;
-/** Ids per marking statement: one JSON parameter of about 40 KB. */
+/**
+ * Ids per marking statement (one JSON parameter of about 40 KB), each its own round trip: a cron
+ * run's 100 000 events marked in one batch held the database for 1.5 s, a statement of 1 000 of
+ * them 12 to 40 ms (docs/scaling.md, "Bounded cron").
+ */
 const IDS_PER_MARK = 1_000;
 /** How long a request or a cron run has to hand its own events over before the cron does. */
 const REDISPATCH_AFTER_MS = 60_000;
@@ -53,23 +58,22 @@ export function createDispatcher(subscribers: EventSubscriber[]) {
       await notify(subscriber.queue(env), ids, subscriber.eventsPerNotice);
     }
     const db = createDatabase(env.DB);
-    const [first, ...rest] = chunked(recorded.map((event) => event.id), IDS_PER_MARK).map((ids) => markDispatched(db, ids, now));
-    await db.batch([first, ...rest]);
+    for (const ids of chunked(recorded.map((event) => event.id), IDS_PER_MARK)) await markDispatched(db, ids, now);
   }
 
   /**
    * The cron's share: events not dispatched a minute after they were recorded are handed over
-   * (oldest first, bounded per run; later runs take the rest), and dispatched events older than
-   * the retention are deleted. `now` is the run's scheduledTime.
+   * (oldest first, bounded per run; later runs take the rest), in the same round trip as the
+   * first chunk of deleting the dispatched events older than the retention. `now` is the run's
+   * scheduledTime.
    */
-  async function maintain(env: Env, now: number): Promise<{ redispatched: number; deleted: number }> {
+  async function maintain(env: Env, now: number, bounds: Bounds): Promise<{ redispatched: number; rules: RuleProgress[] }> {
     const db = createDatabase(env.DB);
-    const [deleted, waiting] = await db.batch([
-      expiredEvents(db, now - EVENT_RETENTION_MS),
-      undispatchedEvents(db, now - REDISPATCH_AFTER_MS, REDISPATCH_LIMIT),
-    ]);
+    const retention = { rule: "event-retention", chunk: (chunk: Chunk) => expiredEvents(db, now - EVENT_RETENTION_MS, chunk) };
+    const { rules, alongside } = await runChunked(db, [retention], bounds, { alongside: [undispatchedEvents(db, now - REDISPATCH_AFTER_MS, REDISPATCH_LIMIT)] });
+    const waiting = alongside[0].results as RecordedEvent[];
     await dispatch(env, waiting, now);
-    return { redispatched: waiting.length, deleted: deleted.meta.changes };
+    return { redispatched: waiting.length, rules };
   }
 
   return { dispatch, maintain };

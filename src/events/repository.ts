@@ -1,6 +1,7 @@
-import { and, asc, isNotNull, isNull, lt } from "drizzle-orm";
+import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList } from "../db/lists";
+import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { events } from "./tables";
 
 /** An event as subscribers read it (through findEvents, never the table). */
@@ -43,7 +44,11 @@ export function undispatchedEvents(db: Database, recordedBefore: number, limit: 
     .limit(limit);
 }
 
-/** For the cron: dispatched events recorded before `before` are no longer needed. */
-export function expiredEvents(db: Database, before: number) {
-  return db.delete(events).where(and(isNotNull(events.dispatchedAt), lt(events.occurredAt, before)));
+/**
+ * For the cron: dispatched events recorded before `before` are no longer needed; a chunk at a time
+ * (an event not yet handed over stays, and the chunks read past it).
+ */
+export function expiredEvents(db: Database, before: number, chunk: Chunk): ChunkWork {
+  const { ids, last } = windowOf({ table: events, key: events.occurredAt, range: lt(events.occurredAt, before), other: isNotNull(events.dispatchedAt) })(chunk);
+  return { last, statements: [db.delete(events).where(sql`rowid IN (${ids})`)] };
 }

@@ -1,6 +1,7 @@
 import { and, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { ProblemError } from "../http/problem";
+import { windowOf, type Chunk } from "../scheduled/chunks";
 import { KEY_LIFETIME_SECONDS } from "./rules";
 import { idempotencyKeys } from "./tables";
 
@@ -61,7 +62,8 @@ export function recordResponse(use: KeyUse, status: number, body: SQL): SQL[] {
   ];
 }
 
-/** For the cron: keys older than 24 hours, in one set-based statement. */
-export function expiredKeys(db: Database, now: number) {
-  return db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - KEY_LIFETIME_SECONDS));
+/** For the cron: keys older than 24 hours, a chunk at a time (src/scheduled/chunks.ts). */
+export function expiredKeys(db: Database, now: number, chunk: Chunk) {
+  const { ids, last } = windowOf({ table: idempotencyKeys, key: idempotencyKeys.createdAt, range: lt(idempotencyKeys.createdAt, now - KEY_LIFETIME_SECONDS) })(chunk);
+  return { last, statement: db.delete(idempotencyKeys).where(sql`rowid IN (${ids})`) };
 }

@@ -1,101 +1,123 @@
-import { and, eq, gt, inArray, lt, lte, not, sql } from "drizzle-orm";
-import { createDatabase, toStatement, type Database } from "../db/client";
-import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
+import { and, eq, gt, inArray, lt, lte, not, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { createDatabase, type Database } from "../db/client";
+import { recordEvents, type RecordedEvent } from "../events/outbox";
+import type { JobEventType } from "../events/types";
 import { scheduledEventSource, unchangedJobEventSource } from "./repository";
 import { employers, jobExpiryNotices, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
+import { cronBounds, firstChunk, runChunked, windowOf, type Chunk, type ChunkedRule, type Query, type RuleProgress } from "../scheduled/chunks";
 
 export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
 /** DESIGN 21a: job.expiring goes out once a job closes within 72 hours. */
 export const EXPIRING_NOTICE_SECONDS = 72 * 60 * 60;
 
-export type RuleName = "expiry" | "auto-refresh" | "expiring-notices" | "idempotency-keys";
+/** One chunk of a scheduled rule: its window's last row, its change, and the event of each job it changes. */
+interface RuleChunk {
+  last: SQL;
+  statement: Query;
+  event?: { type: JobEventType; source: SQL };
+}
 
-export interface RuleOutcome {
-  rule: RuleName;
-  changed: number;
+/** The jobs a rule changes in a chunk: those it reads of `range` (in `key` order) that meet its `other` conditions. */
+function jobsOfChunk(range: SQL, key: SQLiteColumn, other?: SQL) {
+  const window = windowOf({ table: jobs, key, range, other, id: jobs.id });
+  return (chunk: Chunk) => {
+    const { ids, last } = window(chunk);
+    return { last, jobs: sql`${jobs.id} IN (${ids})` };
+  };
 }
 
 /**
- * The scheduled rules, each one set-based UPDATE, in run order: expiry first, so a job that
- * closes in this run is archived, not refreshed (the refresh's closeDate term would skip it
- * anyway; the order keeps the intent obvious). Exported so tests can EXPLAIN the very
- * statements the cron runs.
+ * The scheduled rules in run order, each a function of its chunk: expiry first, so a job that
+ * closes in this run is archived, not refreshed (the refresh's closeDate term skips it anyway,
+ * even when the expiry is left unfinished; the order keeps the intent obvious).
  */
-export function scheduledRules(db: Database, nowSeconds: number) {
+function jobRules(db: Database, nowSeconds: number): { rule: string; chunk(chunk: Chunk): RuleChunk }[] {
   // Never move updated_at backwards: a PUT may land between scheduledTime and the run.
   const touched = sql`max(${jobs.updatedAt}, ${nowSeconds})`;
   // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
-  const expiring = and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))!;
+  const expiring = jobsOfChunk(and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))!, jobs.closeDate);
   const refreshedByTheCron = and(eq(jobs.autoRefresh, true), inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited"))))!;
-  const refreshing = and(
-    eq(jobs.status, "active"),
-    eq(jobs.autoRefresh, true),
-    lte(jobs.publishDate, nowSeconds - AUTO_REFRESH_INTERVAL_SECONDS),
-    // A job closing exactly now would get publishDate == closeDate, breaking "closeDate
-    // is after publishDate". The unary + keeps this term off jobs_expiry_idx: without
-    // it SQLite searches that index by close_date > now (nearly every open job)
-    // instead of jobs_auto_refresh_idx.
-    gt(sql`+${jobs.closeDate}`, nowSeconds),
-    refreshedByTheCron,
-  )!;
+  const refreshing = jobsOfChunk(
+    and(eq(jobs.status, "active"), eq(jobs.autoRefresh, true), lte(jobs.publishDate, nowSeconds - AUTO_REFRESH_INTERVAL_SECONDS))!,
+    jobs.publishDate,
+    and(
+      // A job closing exactly now would get publishDate == closeDate, breaking "closeDate is
+      // after publishDate". The unary + keeps this term off jobs_expiry_idx: the jobs read are
+      // found by id.
+      gt(sql`+${jobs.closeDate}`, nowSeconds),
+      refreshedByTheCron,
+    ),
+  );
   // DESIGN 21a: open, closing within 72 hours, not kept open by the refresh, and not yet
   // noticed for this closeDate.
-  const closingSoon = and(
-    eq(jobs.status, "active"),
-    gt(jobs.closeDate, nowSeconds),
-    lte(jobs.closeDate, nowSeconds + EXPIRING_NOTICE_SECONDS),
-    not(refreshedByTheCron),
-    sql`NOT EXISTS (SELECT 1 FROM ${jobExpiryNotices} n WHERE n.job_id = ${jobs.id} AND n.close_date = ${jobs.closeDate})`,
-  )!;
+  const closingSoon = jobsOfChunk(
+    and(eq(jobs.status, "active"), gt(jobs.closeDate, nowSeconds), lte(jobs.closeDate, nowSeconds + EXPIRING_NOTICE_SECONDS))!,
+    jobs.closeDate,
+    and(not(refreshedByTheCron), sql`NOT EXISTS (SELECT 1 FROM ${jobExpiryNotices} n WHERE n.job_id = ${jobs.id} AND n.close_date = ${jobs.closeDate})`),
+  );
   return [
     {
       rule: "expiry",
-      statement: db.update(jobs).set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(expiring),
-      // DESIGN 13: job.expired for each, recorded before the UPDATE, as the UPDATE leaves it.
-      event: { type: "job.expired", source: scheduledEventSource(expiring, sql`'$.status', 'archived'`) },
+      chunk(chunk) {
+        const { last, jobs: expired } = expiring(chunk);
+        return {
+          last,
+          statement: db.update(jobs).set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(expired),
+          // DESIGN 13: job.expired for each, recorded before the UPDATE, as the UPDATE leaves it.
+          event: { type: "job.expired", source: scheduledEventSource(expired, sql`'$.status', 'archived'`) },
+        };
+      },
     },
     {
       rule: "auto-refresh",
-      statement: db.update(jobs).set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(refreshing),
-      event: { type: "job.refreshed", source: scheduledEventSource(refreshing, sql`'$.publishDate', ${nowSeconds}`) },
+      chunk(chunk) {
+        const { last, jobs: refreshed } = refreshing(chunk);
+        return {
+          last,
+          statement: db.update(jobs).set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(refreshed),
+          event: { type: "job.refreshed", source: scheduledEventSource(refreshed, sql`'$.publishDate', ${nowSeconds}`) },
+        };
+      },
     },
     {
       rule: "expiring-notices",
-      // Last of the job rules: a job this run expired is no longer active, and gets no notice.
-      statement: sql`INSERT OR REPLACE INTO ${jobExpiryNotices} (job_id, close_date) SELECT id, close_date FROM ${jobs} WHERE ${closingSoon}`,
-      event: { type: "job.expiring", source: unchangedJobEventSource(closingSoon) },
+      // After the expiry's chunk: a job it expired is no longer active, and gets no notice.
+      chunk(chunk) {
+        const { last, jobs: noticed } = closingSoon(chunk);
+        return {
+          last,
+          statement: sql`INSERT OR REPLACE INTO ${jobExpiryNotices} (job_id, close_date) SELECT id, close_date FROM ${jobs} WHERE ${noticed}`,
+          event: { type: "job.expiring", source: unchangedJobEventSource(noticed) },
+        };
+      },
     },
-    {
-      rule: "idempotency-keys",
-      // DESIGN 11: keys are remembered 24 hours.
-      statement: expiredKeys(db, nowSeconds),
-    },
-  ] as const;
+    // DESIGN 11: keys are remembered 24 hours.
+    { rule: "idempotency-keys", chunk: (chunk) => expiredKeys(db, nowSeconds, chunk) },
+  ];
+}
+
+/** One chunk of each rule (by default the first), so that tests can EXPLAIN the very statements the cron runs. */
+export function scheduledRules(db: Database, nowSeconds: number, chunk: Chunk = firstChunk()) {
+  return jobRules(db, nowSeconds).map((rule) => ({ rule: rule.rule, ...rule.chunk(chunk) }));
 }
 
 /**
- * The hourly Cron Trigger's work: every rule, and the events of the jobs it changes (inserted
- * set-based), in one D1 batch: one round trip and one transaction whatever the number of jobs.
- * `now` comes from the trigger, never the wall clock. The events recorded are then dispatched;
- * `recorded` collects them.
+ * The hourly Cron Trigger's work on the jobs of one database (`env.DB`): every rule in bounded
+ * chunks, each chunk one atomic batch with the events of the jobs it changes (inserted
+ * set-based), until done or out of `bounds` (src/scheduled/chunks.ts). `now` comes from the
+ * trigger, never the wall clock. The events recorded are then dispatched; `recorded` collects them.
  */
-export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, recorded: RecordedEvent[] = []): Promise<RuleOutcome[]> {
+export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, recorded: RecordedEvent[] = [], bounds = cronBounds()): Promise<RuleProgress[]> {
   const db = createDatabase(env.DB);
-  const rules = scheduledRules(db, Math.floor(now.getTime() / 1000));
-  // D1's meta.changes also counts rows that triggers write (job_counts, job_search), so each
-  // UPDATE is followed by SQLite's changes(): the rows that statement itself changed.
-  const changed = sql`SELECT changes() AS changed`;
-  const statements = rules.flatMap((r) => [
-    ...("event" in r
-      ? [recordEvents(r.event.type, now.getTime(), r.event.source)]
-      : []),
-    r.statement,
-    changed,
-  ]);
-  const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
-  recorded.push(...recordedEventsOf(results));
-  const counts = results.filter((_, i) => statements[i] === changed).map((result) => (result.results[0] as { changed: number }).changed);
-  return rules.map((r, i) => ({ rule: r.rule, changed: counts[i] }));
+  const rules: ChunkedRule[] = jobRules(db, Math.floor(now.getTime() / 1000)).map(({ rule, chunk }) => ({
+    rule,
+    chunk(at) {
+      const { last, statement, event } = chunk(at);
+      return { last, statements: [...(event ? [recordEvents(event.type, now.getTime(), event.source)] : []), statement] };
+    },
+  }));
+  return (await runChunked(db, rules, bounds, { recorded })).rules;
 }

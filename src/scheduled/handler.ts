@@ -7,6 +7,7 @@ import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
 import { rebuildBoard, repairBoard } from "../board/reconcile";
+import { cronBounds } from "./chunks";
 import { failureOf, runStages } from "./stages";
 
 /**
@@ -23,32 +24,27 @@ export async function handleScheduled(
   if (controller.cron === BOARD_REBUILD) return rebuild(env, controller.scheduledTime);
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
+  // One budget for the run: each stage's rules take their chunks within what is left of it.
+  const bounds = cronBounds();
   const recorded: RecordedEvent[] = [];
   const run = await runStages([
-    ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded) })],
+    ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded, bounds) })],
     // DESIGN 20: interviewed applicants still waiting, 7 days before their decision is due.
-    [
-      "decisionNotices",
-      async () => {
-        const { events, notices } = await emitDueDecisionNotices(env, now.getTime());
-        recorded.push(...events);
-        return { notices };
-      },
-    ],
-    // The rules' and notices' events (none when they failed: their batch stored nothing), then any
-    // event a request recorded but never handed over.
+    ["decisionNotices", async () => ({ rules: await emitDueDecisionNotices(env, now.getTime(), recorded, bounds) })],
+    // The rules' and notices' events (none of a chunk that failed: its batch stored nothing), then
+    // any event a request recorded but never handed over.
     [
       "events",
       async () => {
         await dispatcher.dispatch(env, recorded, now.getTime());
-        return { dispatched: recorded.length, ...(await dispatcher.maintain(env, now.getTime())) };
+        return { dispatched: recorded.length, ...(await dispatcher.maintain(env, now.getTime(), bounds)) };
       },
     ],
     // After the events: what they could not bring to the board, this repairs (DESIGN 17).
     ["board", async () => ({ ...(await repairBoard(env, now.getTime())) })],
-    ["webhooks", () => maintainWebhooks(env, now.getTime())],
+    ["webhooks", () => maintainWebhooks(env, now.getTime(), bounds)],
     // Before the purge, so that the résumés of applications expired now go in the same run.
-    ["retention", () => expireApplications(env, now.getTime())],
+    ["retention", async () => ({ rules: await expireApplications(env, now.getTime(), bounds) })],
     ["resumes", async () => ({ deleted: await purgeDeletedResumes(env) })],
     ["emailCopies", async () => ({ requeued: await sweepEmailCopies(env, now.getTime()) })],
   ]);

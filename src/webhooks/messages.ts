@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import type { EventRecord } from "../events/repository";
+import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { webhookMessages } from "./tables";
 
 // The messages of webhooks (DESIGN 13): one per (event, subscribed endpoint), and the delivery log.
@@ -89,9 +90,10 @@ export async function dueMessages(db: Database, dueBefore: number, limit: number
   return rows.map((row) => row.id);
 }
 
-/** For the cron: the delivery log keeps 30 days. */
-export function expiredMessages(db: Database, before: number) {
-  return db.delete(webhookMessages).where(lt(webhookMessages.createdAt, before));
+/** For the cron: the delivery log keeps 30 days; a chunk at a time. */
+export function expiredMessages(db: Database, before: number, chunk: Chunk): ChunkWork {
+  const { ids, last } = windowOf({ table: webhookMessages, key: webhookMessages.createdAt, range: lt(webhookMessages.createdAt, before) })(chunk);
+  return { last, statements: [db.delete(webhookMessages).where(sql`rowid IN (${ids})`)] };
 }
 
 /** A message for one endpoint whatever it subscribes to (webhook.test); its id. */

@@ -1,0 +1,136 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { toStatement, type Database } from "../db/client";
+import { recordedEventsOf, type RecordedEvent } from "../events/outbox";
+
+// DESIGN 22, a bounded cron: no D1 call of the cron holds the database for long. Each rule works
+// through its rows a chunk at a time, each chunk in one atomic batch with its events, until a
+// chunk comes back short or the run's time budget is spent. A rule's own condition leaves out the
+// rows it has changed, so the next run, starting again from the first row still eligible,
+// continues where this one stopped: nothing is skipped, nothing done twice.
+
+/**
+ * Rows one round trip changes at most, shared by the rules in it: at 100 000 eligible jobs a round
+ * of 800 (400 expired and 400 refreshed jobs, with their events) took 108 ms (median), 182 ms at
+ * most, under DESIGN 22's 250 ms per D1 call (docs/scaling.md, "Bounded cron").
+ */
+export const ROUND_ROWS = 800;
+/** How long a run starts new rounds: with the stages that follow, the whole run stays inside 10 s. */
+export const RUN_BUDGET_MS = 5_000;
+/**
+ * A rule with conditions beyond its index's range reads this many rows for each it may change, so
+ * the rows it leaves as they are (jobs already noticed, of standard-plan employers) cost little.
+ */
+const READ_AHEAD = 4;
+
+/** How much one run does: rows per round, and the time (Date.now()) after which it starts no more. */
+export interface Bounds {
+  rows: number;
+  deadline: number;
+}
+
+/** A run's bounds, its budget counted from now. */
+export function cronBounds({ rows = ROUND_ROWS, budgetMs = RUN_BUDGET_MS }: { rows?: number; budgetMs?: number } = {}): Bounds {
+  return { rows, deadline: Date.now() + budgetMs };
+}
+
+/** A chunk of a rule: how many rows it may change, after which row of the rule's window (null: from its start). */
+export interface Chunk {
+  rows: number;
+  after: { key: number; id: number } | null;
+}
+
+export const firstChunk = (rows = ROUND_ROWS): Chunk => ({ rows, after: null });
+
+/**
+ * A rule's rows in the order of the index that answers `range`: `key` is that index's column after
+ * its equality terms, and the rowid `id` ends every index, so (key, id) orders it whole and a chunk
+ * reads it from where the last one stopped up to its LIMIT, never sorting it, never scanning. With
+ * `other` conditions, the chunk reads READ_AHEAD times its rows and changes the first of them that
+ * meet those.
+ */
+export function windowOf({ table, key, range, other, id = sql`rowid` }: { table: SQLiteTable; key: SQLiteColumn; range: SQL; other?: SQL; id?: SQLiteColumn | SQL }) {
+  const first = (select: SQL | SQLiteColumn, from: SQL, limit: number, offset = 0) => sql`SELECT ${select} ${from} ORDER BY ${key}, ${id} LIMIT ${limit} OFFSET ${offset}`;
+  const position = sql`${key} AS key, ${id} AS id`;
+  return ({ rows, after }: Chunk) => {
+    const read = sql`FROM ${table} WHERE ${range}${after ? sql` AND (${key}, ${id}) > (${after.key}, ${after.id})` : sql``}`;
+    if (!other) return { ids: first(id, read, rows), last: first(position, read, 1, rows - 1) };
+    const reads = rows * READ_AHEAD;
+    const chosen = sql`FROM ${table} WHERE ${id} IN (${first(id, read, reads)}) AND ${other}`;
+    return {
+      ids: first(id, chosen, rows),
+      // The last row changed when the chunk is full, else the last row read when as many were read.
+      last: sql`SELECT key, id FROM (SELECT * FROM (${first(position, chosen, 1, rows - 1)}) UNION ALL SELECT * FROM (${first(position, read, 1, reads - 1)}))
+        ORDER BY key, id LIMIT 1`,
+    };
+  };
+}
+
+export type Query = Parameters<typeof toStatement>[1];
+
+/**
+ * One chunk's work: `last` selects where the next chunk starts (nothing when this one came back
+ * short), then its statements, events first and the change last.
+ */
+export interface ChunkWork {
+  last: SQL;
+  statements: Query[];
+}
+
+export interface ChunkedRule {
+  rule: string;
+  chunk(chunk: Chunk): ChunkWork;
+}
+
+/** What a run did of a rule, for the cron's log line: `finished` false leaves the rest to the next run. */
+export interface RuleProgress {
+  rule: string;
+  changed: number;
+  chunks: number;
+  finished: boolean;
+}
+
+// D1's meta.changes also counts rows that triggers write (job_counts, the search index), so each
+// change is followed by SQLite's changes(): the rows that statement itself changed.
+const CHANGED = sql`SELECT changes() AS changed`;
+
+/**
+ * Runs `rules` chunk by chunk, in rounds: a round is one batch holding the next chunk of every rule
+ * still running, in the order of `rules`, sharing the round's rows (so a quiet run costs one round
+ * trip, and a busy one never changes more than `bounds.rows` rows in one). A rule runs until its
+ * chunk comes back short or the budget is spent, but not before it has changed a row: each run
+ * starts a rule from its first row, so rows it leaves as they are (jobs already noticed, of
+ * standard-plan employers) must never hold it back a whole run. The chunks' events are added to
+ * `recorded`. `alongside` ride in the first round's batch (a stage's other upkeep, in the same
+ * round trip); their results are returned.
+ */
+export async function runChunked(
+  db: Database,
+  rules: ChunkedRule[],
+  bounds: Bounds,
+  { recorded = [], alongside = [] }: { recorded?: RecordedEvent[]; alongside?: Query[] } = {},
+): Promise<{ rules: RuleProgress[]; alongside: D1Result[] }> {
+  const progress = rules.map(({ rule }) => ({ rule, changed: 0, chunks: 0, finished: false }));
+  const after: Chunk["after"][] = rules.map(() => null);
+  const running = () => rules.flatMap((_, i) => (!progress[i].finished && (progress[i].changed === 0 || Date.now() < bounds.deadline) ? [i] : []));
+  let riding = alongside;
+  let ridden: D1Result[] | undefined;
+  for (let round = running(); round.length > 0; round = running()) {
+    const rows = Math.max(1, Math.floor(bounds.rows / round.length));
+    const works = round.map((i) => rules[i].chunk({ rows, after: after[i] }));
+    const statements = [...riding, ...works.flatMap((work) => [work.last, ...work.statements, CHANGED])];
+    const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
+    ridden ??= results.slice(0, riding.length);
+    let at = riding.length;
+    round.forEach((i, n) => {
+      const own = results.slice(at, (at += works[n].statements.length + 2));
+      recorded.push(...recordedEventsOf(own.slice(1, -1)));
+      after[i] = (own[0].results[0] as Chunk["after"]) ?? null;
+      progress[i].changed += (own.at(-1)!.results[0] as { changed: number }).changed;
+      progress[i].chunks++;
+      progress[i].finished = after[i] === null;
+    });
+    riding = [];
+  }
+  return { rules: progress, alongside: ridden! };
+}
