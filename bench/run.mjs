@@ -4,6 +4,7 @@
 // `npm run bench -- --report-only`: docs/benchmarks.md again from bench/results/latest.json,
 // measuring nothing (for a change to the report, not to what is measured).
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { claimShardStatements } from "../src/shards/identity.ts";
 import os from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -93,6 +94,10 @@ const runtime = await startRuntime(root, scripts);
 const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
+  // DESIGN 22: the second shard, migrated and claimed as npm run dev does (the cron runs every shard).
+  const shard1 = await runtime.mf.getD1Database("DB_1", "api");
+  await applyMigrations(shard1, `${root}drizzle`);
+  await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
   const boardMigrations = await applyMigrations(boardDb, `${root}drizzle/board`);
   step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}; to BOARD_DB: ${boardMigrations.join(", ")}`);
 

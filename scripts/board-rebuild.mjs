@@ -12,7 +12,9 @@ import { parseArgs } from "node:util";
 import { openBoardJobsCountSql } from "../src/board/open-jobs.ts";
 import { onBoardCountSql } from "../src/jobs/on-board.ts";
 import { startDevServer } from "./lib/dev-server.mjs";
-import { applyMigrations, BOARD_DATABASE, query } from "./lib/wrangler.mjs";
+import { applyMigrations } from "./lib/migrations.mjs";
+import { queryEveryShard } from "./lib/shards.mjs";
+import { BOARD_DATABASE, query } from "./lib/wrangler.mjs";
 
 const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } } });
 const STATE = ".wrangler/state";
@@ -26,13 +28,14 @@ const server = await startDevServer(STATE, {
 const WAIT_MS = 60 * 60 * 1000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
- * Both sides counted at one moment with the Worker's own definitions: the jobs that belong on
- * the board (live, active, open: never a test job, a draft or a job past its closeDate) and
- * the board's open rows. A job that closes, or changes, while this waits leaves or joins both.
+ * Both sides counted at one moment with the Worker's own definitions: the jobs of every shard
+ * that belong on the board (live, active, open: never a test job, a draft or a job past its
+ * closeDate) and the board's open rows. A job that closes, or changes, while this waits leaves
+ * or joins both.
  */
 function progress() {
   const now = Math.floor(Date.now() / 1000);
-  const [{ jobs: expected }] = query(onBoardCountSql(now), values.remote);
+  const expected = queryEveryShard(onBoardCountSql(now), values.remote).reduce((sum, { rows: [{ jobs }] }) => sum + jobs, 0);
   const [{ jobs: onBoard }] = query(openBoardJobsCountSql(now), values.remote, BOARD_DATABASE);
   return { expected, onBoard };
 }

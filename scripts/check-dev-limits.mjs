@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { startDevServer } from "./lib/dev-server.mjs";
-import { applyMigrations } from "./lib/wrangler.mjs";
+import { applyMigrations } from "./lib/migrations.mjs";
 
 const config = fileURLToPath(new URL("../wrangler.toml", import.meta.url));
 const APPLICATIONS_PER_MINUTE = 10;

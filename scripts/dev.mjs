@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
-import { applyMigrations, startWrangler } from "./lib/wrangler.mjs";
+import { applyMigrations } from "./lib/migrations.mjs";
+import { startWrangler } from "./lib/wrangler.mjs";
 
 const port = process.env.PORT ?? "8787";
 // Local only (.wrangler/ is git-ignored): lets every `npm run dev` print the same demo key.

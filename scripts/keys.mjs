@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// npm run keys -- create --name "Acme Ltd." [--plan unlimited] [--remote]
+// npm run keys -- create --name "Acme Ltd." [--plan unlimited] [--shard K] [--remote]
 // npm run keys -- create --test --employer N | --test --name "Acme Ltd."   (a jpa_test_ key, DESIGN 21)
 // npm run keys -- revoke --stdin [--remote]   (or revoke KEY: the key then shows in shell history)
 // npm run keys -- list [--remote]
 import { parseArgs } from "node:util";
 import { createEmployerWithKey, listEmployers, revokeKey } from "./lib/employers.mjs";
-import { applyMigrations } from "./lib/wrangler.mjs";
+import { applyMigrations } from "./lib/migrations.mjs";
 
 const USAGE = `Usage:
-  npm run keys -- create --name "Acme Ltd." [--plan standard|unlimited] [--remote]
+  npm run keys -- create --name "Acme Ltd." [--plan standard|unlimited] [--shard K] [--remote]
   npm run keys -- create --test --employer N [--remote]   (a test key for employer N's test space)
   npm run keys -- create --test --name "Acme Ltd."        (a new employer with only a test key)
   npm run keys -- revoke --stdin [--remote]   (reads the key from standard input)
@@ -33,6 +33,7 @@ async function main() {
       stdin: { type: "boolean", default: false },
       test: { type: "boolean", default: false },
       employer: { type: "string" },
+      shard: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -45,12 +46,13 @@ async function main() {
   switch (command) {
     case "create": {
       if (values.employer !== undefined && !values.test) throw new Error("--employer goes with --test: a live key comes with a new employer (--name).");
-      const { employerId, apiKey } = await createEmployerWithKey(values.test && values.employer !== undefined ? { ...values, employerId: values.employer } : values);
+      if (values.shard !== undefined && values.test && values.employer !== undefined) throw new Error("--shard goes with a new employer: a test key lives in its employer's shard.");
+      const { employerId, apiKey, shard } = await createEmployerWithKey(values.test && values.employer !== undefined ? { ...values, employerId: values.employer } : values);
       if (values.test) console.log(`A test key for employer ${employerId}'s test space: it never publishes to the board and sends no email.`);
-      else console.log(`Created employer ${employerId} (${values.name.trim()}, ${values.plan} plan).`);
+      else console.log(`Created employer ${employerId} (${values.name.trim()}, ${values.plan} plan) in shard ${shard}.`);
       console.log("Its API key is shown this once; store it now (only its SHA-256 hash is kept):");
       console.log(`  ${apiKey}`);
-      console.log(JSON.stringify({ employerId, apiKey }));
+      console.log(JSON.stringify({ employerId, apiKey, shard }));
       return;
     }
     case "revoke": {

@@ -18,6 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashApiKey } from "../src/auth/api-keys.ts";
 import { freePort } from "./lib/free-port.mjs";
+import { claimShardSql, shardBinding } from "../src/shards/identity.ts";
+import { shardNumbers } from "./lib/shards.mjs";
 import { endWithThisProcess, startWrangler, wrangler } from "./lib/wrangler.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
@@ -506,7 +508,10 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "job-api-soak-"));
   const started = Date.now();
   console.log(`Soak (${SHORT ? "short" : "full"} mode): ${SECONDS} s, ${CLIENTS} clients, ${EMPLOYERS} employers, seed ${SEED}; state in ${dir}`);
-  local(dir, "d1", "migrations", "apply", "DB");
+  for (const shard of shardNumbers(false)) {
+    local(dir, "d1", "migrations", "apply", shardBinding(shard));
+    local(dir, "d1", "execute", shardBinding(shard), "--command", claimShardSql(shard));
+  }
   local(dir, "d1", "migrations", "apply", "BOARD_DB");
   const employers = await seedEmployers(dir);
   const api = await startApi(dir, await freePort());

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
@@ -8,7 +8,7 @@ import type { AppEnv } from "./env";
 import type { EventDispatcher } from "./events/dispatch";
 import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
-import { database } from "./http/middleware/database";
+import { bookmarks, database } from "./http/middleware/database";
 import { postMethodOverride } from "./http/middleware/method-override";
 import { publicCors } from "./http/middleware/cors";
 import { limitJobRequests, rateLimitPolicy } from "./http/middleware/rate-limit";
@@ -26,9 +26,9 @@ import { countingViews } from "./stats/views";
 import { jobsApi } from "./jobs/handlers";
 import { employerApi } from "./employers/handlers";
 import { applicationsApi } from "./applications/handlers";
-import { applyGate } from "./applications/gate";
+import { applyGate, applyInJobShard } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE, APPLY_TEST_PATH } from "./applications/routes";
-import { WITHDRAW_PATH } from "./applications/withdraw";
+import { inWithdrawTokenShard, WITHDRAW_PATH } from "./applications/withdraw";
 import { withdrawPages } from "./applications/withdraw-pages";
 import { pages } from "./pages/handlers";
 import { boardResponses } from "./board/cache";
@@ -80,18 +80,23 @@ export function createApp(dispatcher: EventDispatcher) {
   app.on("POST", [APPLY_ROUTE, APPLY_TEST_PATH], applyGate);
   app.use((c, next) => (APPLY_PATH.test(c.req.path) ? applyBody : anyBody)(c, next));
   // Board reads use the board's own database (src/board/handlers.ts), never DB (DESIGN 17).
-  app.use(`${API_PREFIX}/*`, (c, next) => (BOARD_READ.test(c.req.path) && c.req.method !== "POST" ? next() : database(c, next)));
+  const usesDb = (c: Context<AppEnv>) => !(BOARD_READ.test(c.req.path) && c.req.method !== "POST");
+  app.use(`${API_PREFIX}/*`, (c, next) => (usesDb(c) ? bookmarks(c, next) : next()));
+  // One registration per path, so each request is authenticated and counted once; before the
+  // database, which is then the employer's shard's (DESIGN 22).
+  for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
+  // An application is written in its job's shard, as the board's record of the job names it.
+  app.on("POST", APPLY_ROUTE, applyInJobShard);
+  app.use(`${API_PREFIX}/*`, (c, next) => (usesDb(c) ? database(c, next) : next()));
   const withDispatcher: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("dispatcher", dispatcher);
     await next();
   };
   app.use(`${API_PREFIX}/*`, withDispatcher);
-  // One registration per path, so each request is authenticated and counted once.
-  for (const path of AUTHENTICATED_PATHS) app.use(path, privateResponses, authenticate, limitJobRequests);
   // DESIGN 21: a board job's views are counted before its cache may answer.
   app.use(`${API_PREFIX}/board/jobs/:id`, countingViews((c) => Number(c.req.param("id"))));
   app.use(`${API_PREFIX}/board/*`, boardResponses);
-  app.use(`${WITHDRAW_PATH}/*`, database, withDispatcher);
+  app.use(`${WITHDRAW_PATH}/*`, bookmarks, inWithdrawTokenShard, database, withDispatcher);
   // The job pages' apply form records events like the apply path (DESIGN 18).
   for (const path of ["/jobs/*", "/fr/emplois/*"]) app.use(path, withDispatcher);
 

@@ -1,8 +1,15 @@
 import type { Database } from "./db/client";
 
 export interface Env {
-  /** The employer side's database: jobs, employers, events, webhooks, applications. */
+  /**
+   * The employer side's database: jobs, employers, events, webhooks, applications. Shard 0 of the
+   * Worker's own bindings; in the bindings of one shard (src/shards/bindings.ts atShard), that shard's.
+   */
   DB: D1Database;
+  /** DESIGN 22: shards 1 … N-1 of the employer side, bound as DB_1, DB_2 … */
+  [shard: `DB_${number}`]: D1Database | undefined;
+  /** Set in the bindings of one shard (atShard): which shard DB is. Absent: 0. */
+  SHARD?: number;
   /** The board's own database (DESIGN 17): a projection of the jobs; only board reads and its feed touch it. */
   BOARD_DB: D1Database;
   /** Job events for the board's consumer (DESIGN 17); the same Worker consumes them. */

@@ -42,9 +42,12 @@ describe("per-job numbers (DESIGN 21)", () => {
   });
 
   it("the views queue's consumer adds a whole batch in one write, summed per job and day; views of a deleted job are dropped", async () => {
-    const job = await postJob(employer, { status: "draft" });
-    const gone = await postJob(employer, { status: "draft" });
+    const job = await postJob(employer, { status: "active" });
+    const gone = await postJob(employer, { status: "active" });
+    // Viewed on the board, then deleted before the views reached the consumer (the board's record of a job names its shard).
+    await settleBoard();
     await request(`/jobs/${gone.id}`, { method: "DELETE", apiKey: employer.apiKey });
+    await settleBoard();
     const acked: boolean[] = [];
     const message = (body: unknown) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body, ack() {}, retry() {} });
     const batch = {

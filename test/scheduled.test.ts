@@ -264,7 +264,7 @@ describe("set-based statements in bounded chunks (DESIGN 22)", () => {
     await viaHandler(NOW, { ...env, DB: counter.db });
 
     const line = JSON.parse(String(log.mock.calls.at(-1)?.[0]));
-    const [expiry, refresh, ...others] = line.stages.rules.rules as RuleProgress[];
+    const [expiry, refresh, ...others] = line.shards[0].stages.rules.rules as RuleProgress[];
     expect(others).toEqual([
       { rule: "expiring-notices", changed: 0, chunks: 1, finished: true },
       { rule: "idempotency-keys", changed: 0, chunks: 1, finished: true },
@@ -456,7 +456,7 @@ describe("bounded chunks (DESIGN 22): a run cut short by its budget leaves the r
 });
 
 describe("log: one structured JSON line per run", () => {
-  it("success: event, cron, scheduledTime, each stage's outcome with its counts (each rule's rows changed, chunks run and whether it finished) and durationMs on console.log", async () => {
+  it("success: event, cron, scheduledTime, each shard's stages' outcomes with their counts (each rule's rows changed, chunks run and whether it finished) and durationMs on console.log", async () => {
     const employerId = await unlimited();
     await refreshable(employerId);
     await refreshable(employerId);
@@ -472,7 +472,8 @@ describe("log: one structured JSON line per run", () => {
         cron: CRON,
         scheduledTime: "2026-12-01T12:00:00.000Z",
         outcome: "ok",
-        stages: {
+        // DESIGN 22: every shard runs every stage; shard 1 has nothing to do here.
+        shards: [{ shard: 0, stages: {
           // Each rule: the rows changed, the chunks run, and whether it finished or left the rest to the next run.
           rules: {
             outcome: "ok",
@@ -490,7 +491,7 @@ describe("log: one structured JSON line per run", () => {
           retention: { outcome: "ok", rules: [{ rule: "application-retention", changed: 0, chunks: 1, finished: true }] },
           resumes: { outcome: "ok", deleted: 0 },
           emailCopies: { outcome: "ok", requeued: 0 },
-        },
+        } }, { shard: 1, stages: expect.objectContaining({ rules: expect.objectContaining({ outcome: "ok" }) }) }],
         durationMs: expect.any(Number),
       },
     ]);
@@ -518,14 +519,14 @@ describe("log: one structured JSON line per run", () => {
       cron: CRON,
       scheduledTime: "2026-12-01T12:00:00.000Z",
       outcome: "error",
-      stages: {
+      shards: [{ shard: 0, stages: {
         rules: { outcome: "error", error: expect.stringContaining("refresh refused") },
         events: { outcome: "ok", dispatched: 0 },
         webhooks: { outcome: "ok" },
         retention: { outcome: "ok" },
         resumes: { outcome: "ok" },
         emailCopies: { outcome: "ok" },
-      },
+      } }, { shard: 1, stages: { rules: { outcome: "ok" } } }],
       durationMs: expect.any(Number),
     });
   });
@@ -558,14 +559,14 @@ describe("log: one structured JSON line per run", () => {
     const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
     expect(line).toMatchObject({
       outcome: "error",
-      stages: {
+      shards: [{ shard: 0, stages: {
         rules: { outcome: "ok", rules: [{ rule: "expiry", changed: 1 }, { rule: "auto-refresh", changed: 0 }, { rule: "expiring-notices", changed: 1 }, { rule: "idempotency-keys", changed: 0 }] },
         events: { outcome: "ok" },
         webhooks: { outcome: "ok", requeued: expect.any(Number) },
         retention: { outcome: "ok", rules: [{ rule: "application-retention", changed: 1 }] },
         resumes: { outcome: "error", error: "R2 refused the delete" },
         emailCopies: { outcome: "ok", requeued: 1 },
-      },
+      } }, { shard: 1 }],
     });
     await env.DB.prepare("DELETE FROM resume_deletions WHERE key = ?").bind(pendingKey).run();
   });
@@ -587,9 +588,9 @@ describe("log: one structured JSON line per run", () => {
 
     expect(failure).toBeInstanceOf(AggregateError);
     expect((failure as AggregateError).errors.map((e: Error) => e.message)).toEqual(["R2 refused the delete", "queue refused"]);
-    expect((failure as Error).message).toMatch(/resumes: R2 refused the delete; emailCopies: queue refused/);
+    expect((failure as Error).message).toMatch(/shard 0 resumes: R2 refused the delete; shard 0 emailCopies: queue refused/);
     const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
-    expect(line.stages).toMatchObject({ rules: { outcome: "ok" }, resumes: { outcome: "error" }, emailCopies: { outcome: "error", error: "queue refused" } });
+    expect(line.shards[0].stages).toMatchObject({ rules: { outcome: "ok" }, resumes: { outcome: "error" }, emailCopies: { outcome: "error", error: "queue refused" } });
     await env.DB.prepare("DELETE FROM resume_deletions WHERE key = 'resumes/stage-test-several'").run();
   });
 });

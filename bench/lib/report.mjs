@@ -122,11 +122,11 @@ export function evaluate(r) {
     growth("listStatusGrowth", "List with status", "listStatusSmall", "listStatusLarge"),
     {
       id: "cron",
-      target: "Cron over 100 000 eligible jobs: a handful (≤ 5) of round trips, < 2 s",
-      measured: `${r.cron.trips} round trip(s), ${fixed(r.cron.wallMs, 0)} ms (${r.cron.refreshed} refreshed, ${r.cron.expired} expired)`,
-      pass: r.cron.trips <= 5 && r.cron.wallMs < 2000 && r.cron.refreshed + r.cron.expired === r.cron.eligible,
-      value: r.cron.wallMs,
-      details: [`${r.cron.elapsedMs} ms of it inside workerd`],
+      target: "Cron over 100 000 eligible jobs in one shard (DESIGN 22): longest single D1 call ≤ 250 ms, each run ≤ 10 s, every job changed exactly once",
+      measured: `longest call ${fixed(r.cron.longestCallMs, 0)} ms; ${r.cron.runsMs.length} run(s) of ${r.cron.runsMs.map((ms) => fixed(ms, 0)).join(", ")} ms (${r.cron.refreshed} refreshed, ${r.cron.expired} expired)`,
+      pass: r.cron.longestCallMs <= 250 && Math.max(...r.cron.runsMs) <= 10_000 && r.cron.refreshed + r.cron.expired === r.cron.eligible,
+      value: r.cron.longestCallMs,
+      details: [`${r.cron.trips} round trips in all, ${fixed(r.cron.wallMs, 0)} ms from the harness; a concurrent GET's p99 is not measured yet`],
     },
     {
       id: "bundle",
@@ -550,9 +550,9 @@ export function renderReport(r) {
   }
   out("## Cron, cleaning, bundle, storage");
   out();
-  out(`- Cron (\`runScheduledJobs\`) over ${r.cron.eligible} eligible active jobs (half due for auto-refresh, half past their`);
-  out(`  close date): ${r.cron.refreshed} refreshed, ${r.cron.expired} expired, ${r.cron.trips} D1 round trip(s), ${fixed(r.cron.wallMs, 0)} ms from the`);
-  out(`  harness (${r.cron.elapsedMs} ms inside workerd). Counted in the jobs table afterwards; the runner reported`);
+  out(`- Cron (\`runScheduledJobs\`, bounded chunks, run after run until done) over ${r.cron.eligible} eligible active jobs (half due for auto-refresh, half past their`);
+  out(`  close date): ${r.cron.refreshed} refreshed, ${r.cron.expired} expired in ${r.cron.runsMs.length} run(s) (${r.cron.runsMs.join(", ")} ms), longest single D1 call ${r.cron.longestCallMs} ms,`);
+  out(`  ${r.cron.trips} D1 round trips, ${fixed(r.cron.wallMs, 0)} ms from the harness (${r.cron.elapsedMs} ms inside workerd). Counted in the jobs table afterwards; the runner reported`);
   const agrees = r.cron.reportedChanges.expiry === r.cron.expired && r.cron.reportedChanges["auto-refresh"] === r.cron.refreshed;
   out(`  ${JSON.stringify(r.cron.reportedChanges)}${agrees ? ", the same." : ", which differs from those counts."}`);
   for (const [label, c] of Object.entries(r.cleaning)) {

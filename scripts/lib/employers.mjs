@@ -2,6 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { CREATE_TEST_SPACE_SQL, TEST_KEY_PREFIX, TEST_SPACE_ID_SQL } from "../../src/employers/test-space.ts";
+import { shardBinding } from "../../src/shards/identity.ts";
+import { queryEveryShard, shardNumbers } from "./shards.mjs";
 import { KEYS_BINDING, query, sqlString, target, wrangler } from "./wrangler.mjs";
 
 export const PLANS = ["standard", "unlimited"];
@@ -10,15 +12,37 @@ export function newApiKey({ test = false } = {}) {
   return `${test ? TEST_KEY_PREFIX : "jpa_"}${randomBytes(32).toString("base64url")}`;
 }
 
-function insertEmployer(name, plan, remote) {
+/**
+ * DESIGN 22: where a new employer lives: the shard asked for, or the one with the fewest
+ * employers (the lowest number on a tie).
+ */
+function chooseShard(remote, requested) {
+  if (requested !== undefined) {
+    const shard = Number(requested);
+    if (!shardNumbers(remote).includes(shard)) throw new Error(`--shard must be one of: ${shardNumbers(remote).join(", ")}.`);
+    return shard;
+  }
+  const counts = queryEveryShard("SELECT count(*) AS employers FROM employers WHERE test_of IS NULL", remote);
+  return counts.reduce((best, next) => (next.rows[0].employers < best.rows[0].employers ? next : best)).shard;
+}
+
+function insertEmployer(name, plan, remote, shard) {
   const trimmed = String(name ?? "").trim();
   if (!trimmed || [...trimmed].length > 128) throw new Error("--name must be 1 to 128 characters.");
   if (!PLANS.includes(plan)) throw new Error(`--plan must be one of: ${PLANS.join(", ")}.`);
   const [{ id }] = query(
     `INSERT INTO employers (name, plan, created_at) VALUES (${sqlString(trimmed)}, ${sqlString(plan)}, unixepoch()) RETURNING id`,
     remote,
+    shardBinding(shard),
   );
   return id;
+}
+
+/** The shard of live employer `employerId` (ids are unique across shards), or undefined. */
+export function shardOfEmployer(employerId, remote = false) {
+  const id = Number(employerId);
+  if (!Number.isSafeInteger(id) || id < 1) throw new Error("--employer must be an employer id.");
+  return queryEveryShard(`SELECT id FROM employers WHERE id = ${id} AND test_of IS NULL`, remote).find(({ rows }) => rows.length)?.shard;
 }
 
 /**
@@ -26,38 +50,45 @@ function insertEmployer(name, plan, remote) {
  * space (DESIGN 21a), made on first use; with `test` and a name instead, a new employer with only
  * a test key. `employerId` in the answer is always the live employer's.
  */
-export async function createEmployerWithKey({ name, plan = "standard", remote = false, test = false, employerId }) {
-  if (test && employerId !== undefined) return { employerId: Number(employerId), apiKey: await addTestKey(employerId, remote) };
-  const id = insertEmployer(name, plan, remote);
+export async function createEmployerWithKey({ name, plan = "standard", remote = false, test = false, employerId, shard: requested }) {
+  if (test && employerId !== undefined) {
+    const shard = shardOfEmployer(employerId, remote);
+    if (shard === undefined) throw new Error(`No live employer ${employerId}.`);
+    return { employerId: Number(employerId), apiKey: await addTestKey(employerId, shard, remote), shard };
+  }
+  const shard = chooseShard(remote, requested);
+  const id = insertEmployer(name, plan, remote, shard);
   const apiKey = newApiKey({ test });
   try {
-    if (test) await addTestKey(id, remote, apiKey);
-    else await putKey(apiKey, id, remote);
+    if (test) await addTestKey(id, shard, remote, apiKey);
+    else await putKey(apiKey, id, remote, { shard });
   } catch (error) {
     // D1 and KV cannot share a transaction: undo the employer, so a failure leaves neither half.
     try {
-      query(`DELETE FROM employers WHERE id = ${Number(id)}`, remote);
+      query(`DELETE FROM employers WHERE id = ${Number(id)}`, remote, shardBinding(shard));
     } catch {
       throw new Error(`${error.message}\nThe key was not stored, and employer ${id} could not be removed: delete it by hand.`);
     }
     throw error;
   }
-  return { employerId: id, apiKey };
+  return { employerId: id, apiKey, shard };
 }
 
-export async function putKey(apiKey, employerId, remote = false, { test = false } = {}) {
+/** The key's record in KV (DESIGN 7, 22): its employer, whether it is a test key, and the employer's shard (omitted for 0). */
+export async function putKey(apiKey, employerId, remote = false, { test = false, shard = 0 } = {}) {
   const hash = await hashApiKey(apiKey);
-  wrangler(["kv", "key", "put", hash, JSON.stringify(test ? { employerId, test: true } : { employerId }), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+  const record = { employerId, ...(test && { test: true }), ...(shard && { shard }) };
+  wrangler(["kv", "key", "put", hash, JSON.stringify(record), `--binding=${KEYS_BINDING}`, ...target(remote)]);
 }
 
-/** A test key (new, or `apiKey`) of live employer `employerId`'s test space, made when it has none. */
-async function addTestKey(employerId, remote = false, apiKey = newApiKey({ test: true })) {
+/** A test key (new, or `apiKey`) of live employer `employerId`'s test space (in its shard), made when it has none. */
+async function addTestKey(employerId, shard, remote = false, apiKey = newApiKey({ test: true })) {
   const id = Number(employerId);
   if (!Number.isSafeInteger(id) || id < 1) throw new Error("--employer must be an employer id.");
-  query(CREATE_TEST_SPACE_SQL.replaceAll("?1", String(id)), remote);
-  const [space] = query(TEST_SPACE_ID_SQL.replaceAll("?1", String(id)), remote);
+  query(CREATE_TEST_SPACE_SQL.replaceAll("?1", String(id)), remote, shardBinding(shard));
+  const [space] = query(TEST_SPACE_ID_SQL.replaceAll("?1", String(id)), remote, shardBinding(shard));
   if (!space) throw new Error(`No live employer ${id}.`);
-  await putKey(apiKey, space.id, remote, { test: true });
+  await putKey(apiKey, space.id, remote, { test: true, shard });
   return apiKey;
 }
 
@@ -78,7 +109,9 @@ export async function revokeKey(apiKey, remote = false) {
 
 /** Employers with how many live keys each has (keys themselves are only stored hashed). */
 export function listEmployers(remote = false) {
-  const employers = query("SELECT id, name, plan, test_of AS testOf, created_at AS createdAt FROM employers ORDER BY id", remote);
+  const employers = queryEveryShard("SELECT id, name, plan, test_of AS testOf, created_at AS createdAt FROM employers ORDER BY id", remote).flatMap(({ shard, rows }) =>
+    rows.map((row) => ({ ...row, shard })),
+  );
   const entries = JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, ...target(remote)]));
   const keyCounts = new Map();
   for (const { name } of entries) {

@@ -77,14 +77,6 @@ export function endWithThisProcess(child) {
  */
 export const target = (remote) => (remote ? ["--remote"] : ["--local", "--env", "dev"]);
 
-/** Idempotent: applies whatever migrations in drizzle/ and drizzle/board/ the target has not seen yet. */
-export function applyMigrations(remote, extraArgs = []) {
-  // Applies only what the ledger lacks: after a refusal, sending it again is safe.
-  for (const database of [DATABASE, BOARD_DATABASE]) {
-    withRetries(() => wrangler(["d1", "migrations", "apply", database, ...target(remote), ...extraArgs]), false);
-  }
-}
-
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
@@ -104,8 +96,8 @@ export function withRetries(run, readOnly) {
 }
 
 /** Runs SQL (one statement, so one transaction) and returns the rows of its last statement. */
-export function query(sql, remote, database = DATABASE) {
-  const out = withRetries(() => wrangler(["d1", "execute", database, ...target(remote), "--json", "--command", sql]), isReadOnly(sql));
+export function query(sql, remote, database = DATABASE, extraArgs = []) {
+  const out = withRetries(() => wrangler(["d1", "execute", database, ...target(remote), ...extraArgs, "--json", "--command", sql]), isReadOnly(sql));
   const results = JSON.parse(out.slice(out.indexOf("[")));
   return results.at(-1)?.results ?? [];
 }

@@ -3,6 +3,7 @@
 // application's); src/email/ only writes the messages.
 import { createDatabase, type Database } from "../db/client";
 import type { Env } from "../env";
+import { shardDatabase, shardOf } from "../shards/bindings";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import { findJobForCopy } from "../jobs/published";
 import { composeApplicantEmail } from "../email/applicant";
@@ -17,15 +18,20 @@ import {
   type EmailAttempt,
 } from "./repository";
 
-/** A message of the email queue: the employer's copy of an application, or an email to its applicant. */
-export type QueuedEmail = { applicationId: number } | { applicantEmailId: number };
+/**
+ * A message of the email queue: the employer's copy of an application, or an email to its
+ * applicant, in the shard it names (DESIGN 22; absent: 0, as in messages sent before shards).
+ */
+export type QueuedEmail = ({ applicationId: number } | { applicantEmailId: number }) & { shard?: number };
 const from = (env: Pick<Env, "EMAIL_FROM">) => env.EMAIL_FROM ?? "applications@jobs.example";
 
-export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE">, ids: { copies?: number[]; applicantEmails?: (number | null)[] }): Promise<void> {
+/** Hands emails recorded in `env`'s shard to the email queue. */
+export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE" | "SHARD">, ids: { copies?: number[]; applicantEmails?: (number | null)[] }): Promise<void> {
+  const shard = shardOf(env);
   const bodies: QueuedEmail[] = [
-    ...(ids.copies ?? []).map((applicationId) => ({ applicationId })),
+    ...(ids.copies ?? []).map((applicationId) => ({ applicationId, shard })),
     // null: no email was recorded (a move that notifies nobody).
-    ...(ids.applicantEmails ?? []).flatMap((applicantEmailId) => (applicantEmailId === null ? [] : [{ applicantEmailId }])),
+    ...(ids.applicantEmails ?? []).flatMap((applicantEmailId) => (applicantEmailId === null ? [] : [{ applicantEmailId, shard }])),
   ];
   for (let i = 0; i < bodies.length; i += 100) await env.EMAIL_QUEUE.sendBatch(bodies.slice(i, i + 100).map((body) => ({ body })));
 }
@@ -98,20 +104,20 @@ async function sendToApplicant(message: Message<QueuedEmail>, env: Env, db: Data
   );
 }
 
-/** The email queue's consumer: one send per message through the Email Service binding. */
+/** The email queue's consumer: one send per message through the Email Service binding, each in its shard. */
 export async function consumeEmailBatch(batch: MessageBatch<QueuedEmail>, env: Env): Promise<void> {
-  const db = createDatabase(env.DB);
   await Promise.all(
-    batch.messages.map((message) =>
-      "applicantEmailId" in message.body
+    batch.messages.map((message) => {
+      const db = createDatabase(shardDatabase(env, message.body.shard ?? 0));
+      return "applicantEmailId" in message.body
         ? sendToApplicant(message, env, db, message.body.applicantEmailId)
-        : sendCopy(message, env, db, message.body.applicationId),
-    ),
+        : sendCopy(message, env, db, message.body.applicationId);
+    }),
   );
 }
 
-/** For the cron: emails still pending a minute after they were due are handed over again. */
-export async function sweepEmailCopies(env: Pick<Env, "DB" | "EMAIL_QUEUE">, now: number): Promise<number> {
+/** For the cron, per shard: emails still pending a minute after they were due are handed over again. */
+export async function sweepEmailCopies(env: Pick<Env, "DB" | "EMAIL_QUEUE" | "SHARD">, now: number): Promise<number> {
   const db = createDatabase(env.DB);
   const [copies, applicantEmails] = await Promise.all([dueEmailCopies(db, now - 60_000, 1_000), dueApplicantEmails(db, now - 60_000, 1_000)]);
   await enqueueEmails(env, { copies, applicantEmails });

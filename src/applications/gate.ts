@@ -1,5 +1,7 @@
 import { createMiddleware } from "hono/factory";
+import { shardsOfBoardJobs } from "../board/pages";
 import type { AppEnv } from "../env";
+import { atShard, isShard } from "../shards/bindings";
 import { canonicalContentType, isJsonMediaType } from "../http/middleware/json-body";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { UnsupportedMediaTypeError } from "../http/problem";
@@ -23,5 +25,17 @@ export const applyGate = createMiddleware<AppEnv>(async (c, next) => {
   if (!contentType || !(isJsonMediaType(contentType) || isMultipart(contentType))) throw new UnsupportedMediaTypeError(contentType, ACCEPTED);
   const boundary = BOUNDARY.exec(contentType)?.[1];
   canonicalContentType(c, !isMultipart(contentType) ? "application/json" : boundary ? `multipart/form-data; boundary=${boundary}` : "multipart/form-data");
+  await next();
+});
+
+/**
+ * DESIGN 22: an application to a board job is written in the job's shard, which the board's own
+ * row of the job names (one read of the board, never a search of the shards). A job not on the
+ * board keeps shard 0, where the application's own check answers 404.
+ */
+export const applyInJobShard = createMiddleware<AppEnv>(async (c, next) => {
+  const id = Number(c.req.param("id"));
+  const shard = Number.isSafeInteger(id) && id > 0 ? (await shardsOfBoardJobs(c.env, [id])).get(id) : undefined;
+  if (shard !== undefined && isShard(c.env, shard)) c.env = atShard(c.env, shard);
   await next();
 });

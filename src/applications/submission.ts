@@ -10,6 +10,7 @@ import { insertApplication, type ApplicationRecord, type NewApplication } from "
 import { MAX_RESUME_BYTES, recogniseResume } from "./resume";
 import { ApplicationInputSchema } from "./schemas";
 import { newWithdrawToken, tokenHash, WITHDRAW_PATH } from "./withdraw";
+import { shardOf } from "../shards/bindings";
 
 // DESIGN 15 and 20: an application sent through the board: its fields, its answers to the
 // job's screening questions and its résumé, checked together, then stored in one batch.
@@ -120,7 +121,7 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
   const key = file ? `resumes/${crypto.randomUUID()}` : null;
   if (file && key) await env.RESUMES.put(key, file.bytes, { httpMetadata: { contentType: file.contentType } });
   const receivedAt = Date.now();
-  const withdrawToken = newWithdrawToken();
+  const withdrawToken = newWithdrawToken(shardOf(env));
   const application = {
     jobId: job.id,
     employerId: job.employerId,

@@ -1,5 +1,7 @@
 import type { Database } from "../db/client";
-import type { Env } from "../env";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Env } from "../env";
+import { atShard, isShard } from "../shards/bindings";
 import { ConflictError } from "../http/problem";
 import { isFinal } from "./pipeline";
 import { findByWithdrawToken } from "./repository";
@@ -11,10 +13,24 @@ import { applyMove } from "./service";
 /** The withdraw pages (DESIGN 20): `${WITHDRAW_PATH}/{token}`. */
 export const WITHDRAW_PATH = "/withdraw";
 
-/** A random token for the withdraw link (the application keeps its SHA-256 only). */
-export function newWithdrawToken(): string {
+/**
+ * The link's token: 32 random bytes (43 characters), after `{shard}-` for an application outside
+ * shard 0 (DESIGN 22: the link names its shard). The length tells the two apart, so a link made
+ * before shards (43 characters) still names shard 0.
+ */
+const TOKEN = /^(?:([1-9][0-9]?)-)?[A-Za-z0-9_-]{43}$/;
+
+/** A random token for the withdraw link of an application in `shard` (the application keeps its SHA-256 only). */
+export function newWithdrawToken(shard: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const random = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return shard === 0 ? random : `${shard}-${random}`;
+}
+
+/** The shard a withdraw token names, or undefined for a token that is not one of ours. */
+export function shardOfWithdrawToken(token: string): number | undefined {
+  const match = TOKEN.exec(token);
+  return match ? Number(match[1] ?? 0) : undefined;
 }
 
 export async function tokenHash(token: string): Promise<string> {
@@ -24,7 +40,7 @@ export async function tokenHash(token: string): Promise<string> {
 
 /** The withdraw link's application, while the link works and the application is open; else undefined (a 404 page). */
 export async function withdrawable(db: Database, token: string) {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  if (shardOfWithdrawToken(token) === undefined) return undefined;
   const application = await findByWithdrawToken(db, await tokenHash(token), Date.now());
   return application && !isFinal(application.status) ? application : undefined;
 }
@@ -44,3 +60,10 @@ export async function withdrawByLink(env: Env, db: Database, token: string) {
   throw new ConflictError("edit-conflict", "The application changed 20 times while it was withdrawn; try again.");
 }
 
+
+/** DESIGN 22: the withdraw pages work in the shard their token names (a token naming none stays in shard 0, and finds nothing there). */
+export const inWithdrawTokenShard = createMiddleware<AppEnv>(async (c, next) => {
+  const shard = shardOfWithdrawToken(c.req.path.slice(c.req.path.lastIndexOf("/") + 1));
+  if (shard !== undefined && isShard(c.env, shard)) c.env = atShard(c.env, shard);
+  await next();
+});

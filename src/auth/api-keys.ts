@@ -3,6 +3,12 @@ export interface ApiKeyRecord {
   employerId: number;
   /** A jpa_test_ key (DESIGN 21): `employerId` is then the employer's test space. */
   test?: true;
+  /**
+   * DESIGN 22: the shard the employer lives in (absent: 0, as every key made before shards). A
+   * cache of the shard's own employers row, which is the truth: authentication reads it anyway,
+   * so routing costs no round trip.
+   */
+  shard?: number;
 }
 
 export const API_KEY_CACHE_TTL_MS = 60_000;
@@ -20,8 +26,8 @@ export async function hashApiKey(apiKey: string): Promise<string> {
 }
 
 function isApiKeyRecord(value: unknown): value is ApiKeyRecord {
-  const id = (value as ApiKeyRecord | null)?.employerId;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+  const { employerId: id, shard } = (value ?? {}) as ApiKeyRecord;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 && (shard === undefined || (Number.isSafeInteger(shard) && shard >= 0));
 }
 
 export async function findApiKey(kv: KVNamespace, apiKey: string, now = Date.now()): Promise<ApiKeyRecord | null> {
@@ -32,7 +38,7 @@ export async function findApiKey(kv: KVNamespace, apiKey: string, now = Date.now
   const record = await kv.get<unknown>(await hashApiKey(apiKey), "json");
   if (!isApiKeyRecord(record)) return null;
   if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
-  const kept: ApiKeyRecord = record.test === true ? { employerId: record.employerId, test: true } : { employerId: record.employerId };
+  const kept: ApiKeyRecord = { employerId: record.employerId, ...(record.test === true && { test: true }), ...(record.shard && { shard: record.shard }) };
   cache.set(apiKey, { record: kept, expiresAt: now + API_KEY_CACHE_TTL_MS });
   return kept;
 }

@@ -6,11 +6,12 @@ import { isOnBoard, projectJob } from "./projection";
 
 // DESIGN 17: how a job's change reaches the board, for the queue consumer and the cron's repair alike.
 
-/** A job as a change left it: `row` null when the job was deleted. */
+/** A job as a change left it: `row` null when the job was deleted; `shard` the employer side's shard it came from (DESIGN 22). */
 export interface JobChange {
   jobId: number;
   revision: number;
   row: JobRow | null;
+  shard: number;
 }
 
 /**
@@ -45,9 +46,9 @@ export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], f
       recordEmployers([...employers].map(([id, name]) => ({ id, name }))),
       ...chunk.map((change, j) => {
         const entry = entries[j];
-        return entry ? putJob(entry, freshness) : removeJob(change.jobId, change.revision, freshness, change.row === null);
+        return entry ? putJob(entry, freshness, change.shard) : removeJob(change.jobId, change.revision, freshness, change.row === null);
       }),
-      recordRevisions(chunk.map((change, j) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null, listed: entries[j] !== null }))),
+      recordRevisions(chunk.map((change, j) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null, listed: entries[j] !== null, shard: change.shard }))),
     ]);
   }
 }

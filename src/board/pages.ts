@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { createBoardDatabase } from "./database/client";
-import { boardJob, boardJobCount, boardSitemapPage, boardSitemapStarts, wasListed } from "./database/reads";
+import { boardJob, boardJobCount, boardJobShards, boardSitemapPage, boardSitemapStarts, wasListed } from "./database/reads";
 import { boardItemJson, toBoardJob } from "./representation";
 import { decodeCursor, encodeCursor, ftsQuery, wordsOf } from "./rules";
 import { searchBoard } from "./search";
@@ -10,15 +10,18 @@ import { searchBoard } from "./search";
 
 export type BoardJob = ReturnType<typeof toBoardJob>;
 
-/** A job's page: open (on the board now), gone (listed once: archived, expired or deleted), or unknown. */
+/**
+ * A job's page: open (on the board now, with the shard a write to it goes to), gone (listed
+ * once: archived, expired or deleted), or unknown.
+ */
 export async function boardJobForPage(
   env: Pick<Env, "BOARD_DB">,
   jobId: number,
   nowSeconds: number,
-): Promise<{ state: "open"; job: BoardJob } | { state: "gone" } | { state: "unknown" }> {
+): Promise<{ state: "open"; job: BoardJob; shard: number } | { state: "gone" } | { state: "unknown" }> {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
   const row = await boardJob(db, jobId, nowSeconds);
-  if (row) return { state: "open", job: toBoardJob(row) };
+  if (row) return { state: "open", job: toBoardJob(row), shard: row.shard };
   return (await wasListed(db, jobId)) ? { state: "gone" } : { state: "unknown" };
 }
 
@@ -99,4 +102,14 @@ export async function sitemapFiles(env: Pick<Env, "BOARD_DB">): Promise<number[]
 export function sitemapJobs(env: Pick<Env, "BOARD_DB">, fromJobId: number, nowSeconds: number) {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
   return boardSitemapPage(db, fromJobId, SITEMAP_JOBS, nowSeconds);
+}
+
+/**
+ * DESIGN 22: the employer-side shard of each of these jobs, from the board's own record of them,
+ * so that a public write finds its shard without trying them all. A job the board never heard of
+ * is absent.
+ */
+export async function shardsOfBoardJobs(env: Pick<Env, "BOARD_DB">, jobIds: number[]): Promise<Map<number, number>> {
+  const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
+  return new Map((await boardJobShards(db, jobIds)).map((row) => [row.jobId, row.shard]));
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
+import { shardOf } from "../shards/bindings";
 import { employerNames, visibleJobRevisions, visibleJobs } from "../jobs/published";
 import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
@@ -31,20 +32,22 @@ const JOBS_PER_REPAIR_MESSAGE = BOARD_CHANGES_PER_MESSAGE;
 const MESSAGES_PER_SEND = 100;
 const END = Number.MAX_SAFE_INTEGER;
 
-/** What the board queue carries besides event notices: jobs whose board rows the cron found wrong. */
+/** What the board queue carries besides event notices: jobs of one shard whose board rows the cron found wrong. */
 export interface RepairNotice {
   repair: number[];
+  /** DESIGN 22: the shard the jobs live in (absent: 0, as in messages sent before shards). */
+  shard?: number;
 }
 
 /** Where the jobs to repair go: to the board queue (the cron, a rebuild), or repaired at once (tests). */
 export type RepairSink = (jobIds: number[]) => Promise<void>;
 
-/** Hands the jobs to the board queue, 10 a message. */
+/** Hands the jobs of `env`'s shard to the board queue, 10 a message. */
 export const repairThroughQueue =
-  (env: Pick<Env, "BOARD_QUEUE">): RepairSink =>
+  (env: Pick<Env, "BOARD_QUEUE" | "SHARD">): RepairSink =>
   async (jobIds) => {
-    const messages = [];
-    for (let i = 0; i < jobIds.length; i += JOBS_PER_REPAIR_MESSAGE) messages.push({ body: { repair: jobIds.slice(i, i + JOBS_PER_REPAIR_MESSAGE) } });
+    const messages: { body: RepairNotice }[] = [];
+    for (let i = 0; i < jobIds.length; i += JOBS_PER_REPAIR_MESSAGE) messages.push({ body: { repair: jobIds.slice(i, i + JOBS_PER_REPAIR_MESSAGE), shard: shardOf(env) } });
     for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND) await env.BOARD_QUEUE.sendBatch(messages.slice(i, i + MESSAGES_PER_SEND));
   };
 
@@ -53,21 +56,21 @@ export const repairThroughQueue =
  * by hand still has its revision recorded), unless a newer change came meanwhile. A job no
  * longer on the board's side is left to its own message.
  */
-export async function repairJobs(env: Pick<Env, "DB" | "BOARD_DB">, jobIds: number[], nowMs: number): Promise<number> {
+export async function repairJobs(env: Pick<Env, "DB" | "BOARD_DB" | "SHARD">, jobIds: number[], nowMs: number): Promise<number> {
   const db = createDatabase(env.DB);
   const board = createBoardDatabase(env.BOARD_DB);
   const now = Math.floor(nowMs / 1000);
   let repaired = 0;
   for (let i = 0; i < jobIds.length; i += JOBS_PER_READ) {
     const rows = await visibleJobs(db, jobIds.slice(i, i + JOBS_PER_READ), now);
-    await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row })), "not older", now);
+    await applyJobChanges(board, rows.map((row) => ({ jobId: row.id, revision: row.revision, row, shard: shardOf(env) })), "not older", now);
     repaired += rows.length;
   }
   return repaired;
 }
 
 export const repairAtOnce =
-  (env: Pick<Env, "DB" | "BOARD_DB">, nowMs: number): RepairSink =>
+  (env: Pick<Env, "DB" | "BOARD_DB" | "SHARD">, nowMs: number): RepairSink =>
   async (jobIds) => {
     await repairJobs(env, jobIds, nowMs);
   };
@@ -83,8 +86,9 @@ export interface RepairOutcome {
   renamed: number;
 }
 
+/** The repair of the board rows of `env`'s shard (DESIGN 22: the cron runs it per shard). */
 export async function repairBoard(
-  env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">,
+  env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE" | "SHARD">,
   nowMs: number,
   { inFlightSeconds = IN_FLIGHT_SECONDS, repair = repairThroughQueue(env) }: { inFlightSeconds?: number; repair?: RepairSink } = {},
 ): Promise<RepairOutcome> {
@@ -95,7 +99,7 @@ export async function repairBoard(
   for (let after = 0; after < END; ) {
     // The board first: a job that changes between the two reads is then seen newer in jobs, and
     // repaired with what jobs say, never with what the board said.
-    const onBoard = await boardRevisionsPage(board, after, PAGE);
+    const onBoard = await boardRevisionsPage(board, shardOf(env), after, PAGE);
     const expected = await visibleJobRevisions(db, after, PAGE, now);
     // The two pages compare up to where both are complete.
     const upTo = Math.min(onBoard.length === PAGE ? onBoard[PAGE - 1].jobId : END, expected.length === PAGE ? expected[PAGE - 1].id : END);
@@ -136,14 +140,12 @@ async function repairEmployerNames(db: ReturnType<typeof createDatabase>, board:
 const WIPE_CHUNK = 5_000;
 
 /**
- * `npm run board:rebuild`: the board from scratch. Every row derived from jobs goes (the places
- * a migration seeded stay), then one repair hands every job that should be on the board to the
- * board queue, whose consumer puts them back (scripts/board-rebuild.mjs waits for it).
- * What the board heard of each job (board_revisions) stays: its tombstones keep a page of a job
- * that left the board a 410 (DESIGN 18a), and the repair's "not older" puts a job back at the
- * revision recorded, so a kept revision never holds one back.
+ * Every board row derived from jobs goes (the places a migration seeded stay), except what the
+ * board heard of each job (board_revisions): its tombstones keep a page of a job that left the
+ * board a 410 (DESIGN 18a), and the repair's "not older" puts a job back at the revision
+ * recorded, so a kept revision never holds one back. Returns how many jobs were wiped.
  */
-export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE">, nowMs: number): Promise<RepairOutcome & { wiped: number }> {
+async function wipeBoard(env: Pick<Env, "BOARD_DB">): Promise<number> {
   const board = createBoardDatabase(env.BOARD_DB);
   const [{ wiped }] = await all<{ wiped: number }>(board, sql`SELECT count(*) AS wiped FROM board_jobs`);
   // The word index first, whole: deleting its rows one by one (the triggers below) would leave
@@ -154,5 +156,18 @@ export async function rebuildBoard(env: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUE
     if (result.meta.changes === 0) break;
   }
   await batch(board, [sql`DELETE FROM board_employers`]);
-  return { wiped, ...(await repairBoard(env, nowMs, { inFlightSeconds: 0 })) };
+  return wiped;
+}
+
+/**
+ * `npm run board:rebuild`: the board wiped, then each shard repaired with no job left to its
+ * message, which hands every job that should be on the board to the board queue, whose consumer
+ * puts them back (scripts/board-rebuild.mjs waits for it). `shards`: each shard's bindings, from
+ * the runner.
+ */
+export async function rebuildBoard(env: Pick<Env, "BOARD_DB">, shards: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE" | "SHARD">[], nowMs: number) {
+  const wiped = await wipeBoard(env);
+  const repaired = [];
+  for (const shard of shards) repaired.push(await repairBoard(shard, nowMs, { inFlightSeconds: 0 }));
+  return { wiped, shards: repaired };
 }

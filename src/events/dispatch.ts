@@ -1,14 +1,19 @@
 import type { Context } from "hono";
 import { createDatabase } from "../db/client";
 import type { AppEnv, Env } from "../env";
+import { shardOf } from "../shards/bindings";
 import { afterResponse } from "../http/after-response";
 import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
 import type { RecordedEvent } from "./outbox";
 import { expiredEvents, markDispatched, undispatchedEvents } from "./repository";
 
-/** What a subscriber's queue receives: ids of recorded events, read through findEvents. */
+/**
+ * What a subscriber's queue receives: ids of recorded events, read through findEvents in the
+ * shard the notice names (DESIGN 22; absent: 0, as in notices sent before shards).
+ */
 export interface EventNotice {
   events: string[];
+  shard?: number;
 }
 
 /**
@@ -41,21 +46,22 @@ export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const chunked = <T>(list: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
-async function notify(queue: Queue<EventNotice>, ids: string[], perNotice = IDS_PER_NOTICE): Promise<void> {
-  const notices = chunked(ids, perNotice).map((events) => ({ body: { events } }));
+async function notify(queue: Queue<EventNotice>, ids: string[], shard: number, perNotice = IDS_PER_NOTICE): Promise<void> {
+  const notices = chunked(ids, perNotice).map((events): { body: EventNotice } => ({ body: { events, shard } }));
   for (const send of chunked(notices, NOTICES_PER_SEND)) await queue.sendBatch(send);
 }
 
 /**
- * Hands recorded events to the subscribers' queues, then marks them dispatched. Should any step
- * fail, the events stay undispatched and the cron hands them over again: at least once.
+ * Hands events recorded in `env`'s shard (DESIGN 22: the request's, or the one the cron works
+ * on) to the subscribers' queues, then marks them dispatched there. Should any step fail, the
+ * events stay undispatched and the cron hands them over again: at least once.
  */
 export function createDispatcher(subscribers: EventSubscriber[]) {
   async function dispatch(env: Env, recorded: RecordedEvent[], now = Date.now()): Promise<void> {
     if (recorded.length === 0) return;
     for (const subscriber of subscribers) {
       const ids = recorded.filter((event) => subscriber.accepts(event.type)).map((event) => event.id);
-      await notify(subscriber.queue(env), ids, subscriber.eventsPerNotice);
+      await notify(subscriber.queue(env), ids, shardOf(env), subscriber.eventsPerNotice);
     }
     const db = createDatabase(env.DB);
     for (const ids of chunked(recorded.map((event) => event.id), IDS_PER_MARK)) await markDispatched(db, ids, now);

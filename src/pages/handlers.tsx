@@ -3,6 +3,7 @@ import type { AppEnv } from "../env";
 import { boardResponses } from "../board/cache";
 import { boardJobForPage, searchBoardForPage, sitemapFiles, sitemapJobs } from "../board/pages";
 import { createDatabase } from "../db/client";
+import { atShard, isShard } from "../shards/bindings";
 import { ProblemError, ValidationError } from "../http/problem";
 import { enqueueEmails } from "../applications/copies";
 import { submitApplication } from "../applications/submission";
@@ -78,7 +79,11 @@ async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
   );
 }
 
-/** The job a page address names, and its canonical addresses; or the 404/410 page, or the 301. */
+/**
+ * The job a page address names, and its canonical addresses; or the 404/410 page, or the 301.
+ * From here on the request sees the job's shard as its bindings (DESIGN 22): an application or
+ * a report is written there, as the board's row of the job names it.
+ */
 async function jobOfAddress(c: Context<AppEnv>, lang: Lang) {
   const segment = c.req.param("segment") ?? "";
   const address = parseJobAddress(segment);
@@ -89,6 +94,7 @@ async function jobOfAddress(c: Context<AppEnv>, lang: Lang) {
     return { response: c.html(<MissingJobPage lang={lang} gone={found.state === "gone"} addresses={here} />, found.state === "gone" ? 410 : 404) };
   }
   const { job } = found;
+  if (isShard(c.env, found.shard)) c.env = atShard(c.env, found.shard);
   const titles: Record<Lang, string | null> = { en: job.title, fr: job.translations?.fr.title ?? job.title };
   const paths = { en: jobPath("en", job.id, titles.en), fr: jobPath("fr", job.id, titles.fr) };
   if (address.slug !== slugOf(titles[lang], lang)) return { response: c.redirect(`${origin}${paths[lang]}`, 301) };

@@ -7,14 +7,16 @@ import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
 import { rebuildBoard, repairBoard } from "../board/reconcile";
+import { atShard, shardNumbers } from "../shards/bindings";
 import { cronBounds } from "./chunks";
 import { failureOf, runStages } from "./stages";
 
 /**
- * Runs the scheduled work for one Cron Trigger invocation, stage by stage, and writes one JSON
- * log line (visible in `wrangler tail` and Workers Logs) with each stage's outcome. A failed
- * stage does not stop the ones after it; once all ran, the invocation fails (rethrows) if any
- * failed, so that Cloudflare records it as failed.
+ * Runs the scheduled work for one Cron Trigger invocation: every shard at once (DESIGN 22), each
+ * stage by stage, and writes one JSON log line (visible in `wrangler tail` and Workers Logs) with
+ * each shard's stages' outcomes. A failed stage does not stop the ones after it, nor another
+ * shard's; once all ran, the invocation fails (rethrows) if any failed, so that Cloudflare
+ * records it as failed.
  */
 export async function handleScheduled(
   controller: Pick<ScheduledController, "cron" | "scheduledTime">,
@@ -24,10 +26,34 @@ export async function handleScheduled(
   if (controller.cron === BOARD_REBUILD) return rebuild(env, controller.scheduledTime);
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
-  // One budget for the run: each stage's rules take their chunks within what is left of it.
+  const shards = shardNumbers(env);
+  const runs = await Promise.all(shards.map((shard) => runShard(atShard(env, shard), now, dispatcher)));
+  const failed = runs.some((run) => run.errors.length > 0);
+  const line = {
+    event: "scheduled",
+    cron: controller.cron,
+    scheduledTime: now.toISOString(),
+    outcome: failed ? "error" : "ok",
+    shards: runs.map((run, i) => ({ shard: shards[i], stages: run.stages })),
+    durationMs: Date.now() - started,
+  };
+  if (!failed) {
+    console.log(JSON.stringify(line));
+    return;
+  }
+  console.error(JSON.stringify(line));
+  throw failureOf({
+    stages: Object.fromEntries(runs.flatMap((run, i) => Object.entries(run.stages).map(([name, stage]) => [`shard ${shards[i]} ${name}`, stage]))),
+    errors: runs.flatMap((run) => run.errors),
+  });
+}
+
+/** One shard's share of a run, in its own bindings (`env.DB` is the shard's), within its own budget. */
+function runShard(env: Env, now: Date, dispatcher: EventDispatcher) {
+  // One budget for the shard's run: each stage's rules take their chunks within what is left of it.
   const bounds = cronBounds();
   const recorded: RecordedEvent[] = [];
-  const run = await runStages([
+  return runStages([
     ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded, bounds) })],
     // DESIGN 20: interviewed applicants still waiting, 7 days before their decision is due.
     ["decisionNotices", async () => ({ rules: await emitDueDecisionNotices(env, now.getTime(), recorded, bounds) })],
@@ -48,20 +74,6 @@ export async function handleScheduled(
     ["resumes", async () => ({ deleted: await purgeDeletedResumes(env) })],
     ["emailCopies", async () => ({ requeued: await sweepEmailCopies(env, now.getTime()) })],
   ]);
-  const line = {
-    event: "scheduled",
-    cron: controller.cron,
-    scheduledTime: now.toISOString(),
-    outcome: run.errors.length ? "error" : "ok",
-    stages: run.stages,
-    durationMs: Date.now() - started,
-  };
-  if (run.errors.length === 0) {
-    console.log(JSON.stringify(line));
-    return;
-  }
-  console.error(JSON.stringify(line));
-  throw failureOf(run);
 }
 
 /**
@@ -72,6 +84,6 @@ export const BOARD_REBUILD = "board:rebuild";
 
 async function rebuild(env: Env, scheduledTime: number): Promise<void> {
   const started = Date.now();
-  const outcome = await rebuildBoard(env, scheduledTime);
+  const outcome = await rebuildBoard(env, shardNumbers(env).map((shard) => atShard(env, shard)), scheduledTime);
   console.log(JSON.stringify({ event: "board-rebuild", ...outcome, durationMs: Date.now() - started }));
 }

@@ -3,13 +3,15 @@ import type { EventNotice } from "../events/dispatch";
 import { findEvents } from "../events/repository";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import type { Env } from "../env";
+import { atShard, shardOf } from "../shards/bindings";
 import { attemptDelivery } from "./delivery";
 import { findMessage, insertEventMessages, markEnqueued, recordAttempt } from "./messages";
 import { employersWithEnabledEndpoints } from "./repository";
 
-/** A message to attempt; its body is the same as before events had their own table. */
+/** A message to attempt, in the shard it names (DESIGN 22; absent: 0, as in messages sent before shards). */
 export interface QueuedMessage {
   id: string;
+  shard?: number;
 }
 
 /** What the webhooks queue carries: events to fan out, or a message to attempt. */
@@ -20,10 +22,11 @@ export type WebhookQueueBody = EventNotice | QueuedMessage;
  * log's re-sends); the fan-out's is not, to spare it a write: its messages are delivered long
  * before the sweep would look at them, and a duplicate is what at-least-once allows.
  */
-export async function enqueueMessages(env: Pick<Env, "WEBHOOK_QUEUE">, ids: string[], db?: Database): Promise<void> {
+export async function enqueueMessages(env: Pick<Env, "WEBHOOK_QUEUE" | "SHARD">, ids: string[], db?: Database): Promise<void> {
   if (ids.length === 0) return;
+  const shard = shardOf(env);
   for (let i = 0; i < ids.length; i += 100) {
-    await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id) => ({ body: { id } })));
+    await env.WEBHOOK_QUEUE.sendBatch(ids.slice(i, i + 100).map((id): { body: QueuedMessage } => ({ body: { id, shard } })));
   }
   if (db) await markEnqueued(db, ids, Date.now());
 }
@@ -64,14 +67,17 @@ async function attempt(env: Env, db: Database, message: Message<QueuedMessage>):
   message.retry({ delaySeconds: delay });
 }
 
-/** The consumer of the webhooks queue: each message is a notice of events or a message to attempt. */
+/** The consumer of the webhooks queue: each message is a notice of events or a message to attempt, in the shard it names. */
 export async function consumeWebhookBatch(batch: MessageBatch<WebhookQueueBody>, env: Env): Promise<void> {
-  const db = createDatabase(env.DB);
+  const databases = new Map<number, Database>();
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = message.body;
-      if (!("events" in body)) return attempt(env, db, message as Message<QueuedMessage>);
-      await fanOut(env, db, body);
+      const shardEnv = atShard(env, body.shard ?? 0);
+      let db = databases.get(shardOf(shardEnv));
+      if (!db) databases.set(shardOf(shardEnv), (db = createDatabase(shardEnv.DB)));
+      if (!("events" in body)) return attempt(shardEnv, db, message as Message<QueuedMessage>);
+      await fanOut(shardEnv, db, body);
       message.ack();
     }),
   );

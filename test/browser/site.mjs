@@ -6,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newApiKey } from "../../scripts/lib/employers.mjs";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
+import { shardNumbers } from "../../scripts/lib/shards.mjs";
 import { wrangler } from "../../scripts/lib/wrangler.mjs";
+import { claimShardSql, shardBinding } from "../../src/shards/identity.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 
 export const EMAIL_JOB = {
@@ -25,10 +27,17 @@ export const URL_JOB = {
 export async function startSite() {
   const state = mkdtempSync(join(tmpdir(), "board-site-state-"));
   const local = ["--local", "--persist-to", state];
-  for (const database of ["DB", "BOARD_DB"]) wrangler(["d1", "migrations", "apply", database, ...local]);
-  wrangler(["d1", "execute", "DB", ...local, "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch())"]);
+  for (const shard of shardNumbers(true)) {
+    wrangler(["d1", "migrations", "apply", shardBinding(shard), ...local]);
+    wrangler(["d1", "execute", shardBinding(shard), ...local, "--command", claimShardSql(shard)]);
+  }
+  wrangler(["d1", "migrations", "apply", "BOARD_DB", ...local]);
+  // The employer lives in shard 1 (DESIGN 22): every page, the apply form and the report form
+  // then write to a shard other than DB, as the board's row of the job names it.
+  const inserted = wrangler(["d1", "execute", "DB_1", ...local, "--json", "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch()) RETURNING id"]);
+  const [{ id: employerId }] = JSON.parse(inserted.slice(inserted.indexOf("["))).at(-1).results;
   const apiKey = newApiKey();
-  wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId: 1 }), "--binding=API_KEYS", ...local]);
+  wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId, shard: 1 }), "--binding=API_KEYS", ...local]);
   const worker = await startDevServer(state);
   const stop = () => {
     worker.stop();

@@ -12,20 +12,26 @@ export interface TestEmployer {
   employerId: number;
   apiKey: string;
   name: string;
+  /** DESIGN 22: the shard it lives in. */
+  shard: number;
 }
 
-/** A real employer row in D1 and its hashed key in KV, as `npm run keys -- create` makes them. */
+/** Shard k's database, as the Worker binds it (DB, DB_1). */
+export const shardDb = (shard: number) => (shard === 0 ? env.DB : env[`DB_${shard}`]!);
+
+/** A real employer row in its shard (0 unless told) and its hashed key in KV, as `npm run keys -- create` makes them. */
 export async function createEmployer(
-  options: { name?: string; plan?: "standard" | "unlimited" } = {},
+  options: { name?: string; plan?: "standard" | "unlimited"; shard?: number } = {},
 ): Promise<TestEmployer> {
   const name = options.name ?? `Employer ${++employerCounter}`;
-  const row = await env.DB.prepare("INSERT INTO employers (name, plan, created_at) VALUES (?, ?, ?) RETURNING id")
+  const shard = options.shard ?? 0;
+  const row = await shardDb(shard).prepare("INSERT INTO employers (name, plan, created_at) VALUES (?, ?, ?) RETURNING id")
     .bind(name, options.plan ?? "standard", Math.floor(Date.now() / 1000))
     .first<{ id: number }>();
   const employerId = row!.id;
   const apiKey = `test_${crypto.randomUUID()}`;
-  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify({ employerId }));
-  return { employerId, apiKey, name };
+  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify(shard ? { employerId, shard } : { employerId }));
+  return { employerId, apiKey, name, shard };
 }
 
 /**
@@ -33,11 +39,13 @@ export async function createEmployer(
  * --employer N` makes it; `employerId` is the test space's own row.
  */
 export async function createTestKey(employer: TestEmployer): Promise<TestEmployer> {
-  await env.DB.prepare(CREATE_TEST_SPACE_SQL).bind(employer.employerId).run();
-  const space = await env.DB.prepare(TEST_SPACE_ID_SQL).bind(employer.employerId).first<{ id: number }>();
+  const db = shardDb(employer.shard);
+  await db.prepare(CREATE_TEST_SPACE_SQL).bind(employer.employerId).run();
+  const space = await db.prepare(TEST_SPACE_ID_SQL).bind(employer.employerId).first<{ id: number }>();
   const apiKey = `${TEST_KEY_PREFIX}${crypto.randomUUID()}`;
-  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify({ employerId: space!.id, test: true }));
-  return { employerId: space!.id, apiKey, name: employer.name };
+  const record = { employerId: space!.id, test: true, ...(employer.shard && { shard: employer.shard }) };
+  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify(record));
+  return { employerId: space!.id, apiKey, name: employer.name, shard: employer.shard };
 }
 
 /**

@@ -24,6 +24,8 @@ export interface BoardItemRow {
 export interface BoardJobRow {
   job: string;
   employerName: string;
+  /** DESIGN 22: the employer side's shard of the job, where a write to it (an application, a report) goes. */
+  shard: number;
 }
 
 export interface BoardFilter {
@@ -112,15 +114,21 @@ export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: n
 export async function boardJob(db: BoardDatabase, jobId: number, now: number): Promise<BoardJobRow | undefined> {
   const rows = await all<BoardJobRow>(
     db,
-    sql`SELECT b.job, e.name AS employerName FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
+    sql`SELECT b.job, e.name AS employerName, b.shard FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
       WHERE b.job_id = ${jobId} AND b.close_date > ${now}`,
   );
   return rows[0];
 }
 
-/** For the cron's comparison: the board's jobs after `afterJobId`, by job id. */
-export function boardRevisionsPage(db: BoardDatabase, afterJobId: number, limit: number): Promise<{ jobId: number; revision: number }[]> {
-  return all(db, sql`SELECT job_id AS jobId, revision FROM board_jobs WHERE job_id > ${afterJobId} ORDER BY job_id LIMIT ${limit}`);
+/** For the cron's comparison: the board's jobs of one shard after `afterJobId`, by job id. */
+export function boardRevisionsPage(db: BoardDatabase, shard: number, afterJobId: number, limit: number): Promise<{ jobId: number; revision: number }[]> {
+  return all(db, sql`SELECT job_id AS jobId, revision FROM board_jobs WHERE shard = ${shard} AND job_id > ${afterJobId} ORDER BY job_id LIMIT ${limit}`);
+}
+
+/** DESIGN 22: the shard of each of these jobs, as the board heard it from the job's newest change (a job it never heard of is left out). */
+export function boardJobShards(db: BoardDatabase, jobIds: number[]): Promise<{ jobId: number; shard: number }[]> {
+  if (jobIds.length === 0) return Promise.resolve([]);
+  return all(db, sql`SELECT job_id AS jobId, shard FROM board_revisions WHERE job_id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`);
 }
 
 /** For the cron's comparison: the employers' names the board shows, after `afterEmployerId`. */

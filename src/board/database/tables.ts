@@ -37,9 +37,16 @@ export const boardJobs = sqliteTable(
     places: text("places").notNull(),
     /** JSON array of category ids: the triggers fill board_job_categories from it. */
     categories: text("categories").notNull(),
+    /**
+     * DESIGN 22: the employer-side shard the job lives in, as its events or the repair said: where
+     * a public write to the job (an application, a report, a view) goes.
+     */
+    shard: integer("shard").notNull().default(0),
   },
   (t) => [
     uniqueIndex("board_jobs_job_idx").on(t.jobId),
+    // The cron's repair compares one shard's jobs at a time, by job id.
+    index("board_jobs_shard_idx").on(t.shard, t.jobId),
     index("board_jobs_employer_idx").on(t.employerId),
     // The rowid (seq) ends every index: each reads in seq order within one value.
     index("board_jobs_position_type_idx").on(t.positionTypeId),
@@ -102,6 +109,11 @@ export const boardRevisions = sqliteTable("board_revisions", {
   deleted: integer("deleted", { mode: "boolean" }).notNull(),
   /** DESIGN 18a: the job was on the board once: its page answers 410 once it left (404 for a job never listed). */
   listed: integer("listed", { mode: "boolean" }).notNull().default(false),
+  /**
+   * DESIGN 22: the employer-side shard of the job, as its newest change said: where a public
+   * write to it (an application, a report, a view counted a moment before the job left) goes.
+   */
+  shard: integer("shard").notNull().default(0),
 });
 
 /** The public gazetteer (seeded by a migration), with the number of board jobs at each place. */

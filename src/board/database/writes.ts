@@ -18,11 +18,11 @@ const unlessSuperseded = (jobId: number, revision: number, freshness: Freshness)
     AND (r.deleted OR r.revision ${freshness === "newer" ? sql`>=` : sql`>`} ${revision}))`;
 
 /** The revisions a batch applied (its last statement: the guards above read the ones before it). */
-export function recordRevisions(changes: { jobId: number; revision: number; deleted: boolean; listed: boolean }[]): SQL {
-  return sql`INSERT INTO board_revisions (job_id, revision, deleted, listed)
-    SELECT value ->> 'jobId', value ->> 'revision', value ->> 'deleted', value ->> 'listed' FROM json_each(${JSON.stringify(changes)}) WHERE true
+export function recordRevisions(changes: { jobId: number; revision: number; deleted: boolean; listed: boolean; shard: number }[]): SQL {
+  return sql`INSERT INTO board_revisions (job_id, revision, deleted, listed, shard)
+    SELECT value ->> 'jobId', value ->> 'revision', value ->> 'deleted', value ->> 'listed', value ->> 'shard' FROM json_each(${JSON.stringify(changes)}) WHERE true
     ON CONFLICT (job_id) DO UPDATE SET revision = max(revision, excluded.revision), deleted = max(deleted, excluded.deleted),
-      listed = max(listed, excluded.listed)`;
+      listed = max(listed, excluded.listed), shard = CASE WHEN excluded.revision >= revision THEN excluded.shard ELSE shard END`;
 }
 
 /** The first name of each employer whose job the batch puts on the board (renames alone change it later). */
@@ -37,21 +37,22 @@ export function recordEmployers(employers: { id: number; name: string }[]): SQL 
  * The job on the board as `entry` says. It keeps its seq while its publishDate is unchanged;
  * otherwise it takes the next seq of its publishDate's second.
  */
-export function putJob(entry: BoardEntry, freshness: Freshness): SQL {
+export function putJob(entry: BoardEntry, freshness: Freshness, shard: number): SQL {
   const nextSeq = sql`(SELECT coalesce(max(seq) + 1, ${entry.seqSlot.first}) FROM board_jobs
     WHERE seq >= ${entry.seqSlot.first} AND seq < ${entry.seqSlot.end})`;
   return sql`INSERT INTO board_jobs (seq, job_id, revision, employer_id, confidential, title, words, publish_date, close_date,
-        position_type_id, salary_year_top, summary, item, job, places, categories)
+        position_type_id, salary_year_top, summary, item, job, places, categories, shard)
       SELECT ${nextSeq}, ${entry.jobId}, ${entry.revision}, ${entry.employerId}, ${entry.confidential ? 1 : 0}, ${entry.title},
         ${entry.words}, ${entry.publishDate}, ${entry.closeDate}, ${entry.positionTypeId}, ${entry.salaryYearTop}, ${entry.summary},
-        ${entry.item}, ${entry.job}, ${entry.places}, ${entry.categories}
+        ${entry.item}, ${entry.job}, ${entry.places}, ${entry.categories}, ${shard}
       WHERE ${unlessSuperseded(entry.jobId, entry.revision, freshness)}
       ON CONFLICT (job_id) DO UPDATE SET
         seq = CASE WHEN board_jobs.publish_date = excluded.publish_date THEN board_jobs.seq ELSE excluded.seq END,
         revision = excluded.revision, employer_id = excluded.employer_id, confidential = excluded.confidential,
         title = excluded.title, words = excluded.words, publish_date = excluded.publish_date, close_date = excluded.close_date,
         position_type_id = excluded.position_type_id, salary_year_top = excluded.salary_year_top,
-        summary = excluded.summary, item = excluded.item, job = excluded.job, places = excluded.places, categories = excluded.categories`;
+        summary = excluded.summary, item = excluded.item, job = excluded.job, places = excluded.places, categories = excluded.categories,
+        shard = excluded.shard`;
 }
 
 /** The job off the board: archived, expired or past its closeDate (`deleted`: gone for good). */

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findApiKey, type ApiKeyRecord } from "../../auth/api-keys";
 import type { AppEnv } from "../../env";
+import { atShard, isShard } from "../../shards/bindings";
 import { UnauthorizedError } from "../problem";
 import { countFailedAuthentication } from "./rate-limit";
 
@@ -28,8 +29,11 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     throw new UnauthorizedError("Send your API key in the API-Key header.");
   }
   const caller = await callerOf(c);
-  if (!caller) throw new UnauthorizedError("The API key is not valid.");
+  // A record naming a shard this deployment does not bind cannot reach its employer.
+  if (!caller || !isShard(c.env, caller.shard ?? 0)) throw new UnauthorizedError("The API key is not valid.");
   c.set("employerId", caller.employerId);
   c.set("testSpace", caller.test === true);
+  // DESIGN 22: from here on the request sees its employer's shard as its bindings (DB included).
+  c.env = atShard(c.env, caller.shard ?? 0);
   await next();
 });

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// npm run deploy: the remote migrations of every D1 database — each shard of the employer side
+// (claimed once as its shard: DESIGN 22) and the board's — then `wrangler deploy`.
+import { applyMigrations } from "./lib/migrations.mjs";
+import { startWrangler } from "./lib/wrangler.mjs";
+
+applyMigrations(true);
+const deploy = startWrangler(["deploy"]);
+deploy.on("exit", (code) => process.exit(code ?? 1));
