@@ -56,6 +56,18 @@ describe("shards: every employer-side row in its employer's shard (DESIGN 22)", 
     expect((await (await request(`/jobs/${theirs.id}`, { apiKey: away.apiKey })).json<any>()).title).toBe("One's Own");
   });
 
+  it("a shard-1 employer's list and search find its own jobs, with the exact total (ids past 2^27 in every index)", async () => {
+    const lister = await createEmployer({ shard: 1 });
+    const jobs = [await postJob(lister, { title: "Quartermaster Lead" }), await postJob(lister, { title: "Quartermaster Aide", status: "active" })];
+    const list = await (await request("/jobs?pageSize=10", { apiKey: lister.apiKey })).json<any>();
+    expect(list.paging.total).toBe(2);
+    expect(list.data.map((job: { id: number }) => job.id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    for (const query of ["q=quartermaster", "q=qu", "status=active&q=aide", "status=draft"]) {
+      const found = await (await request(`/jobs?${query}`, { apiKey: lister.apiKey })).json<any>();
+      expect(found.paging.total, query).toBe(query === "q=quartermaster" || query === "q=qu" ? 2 : 1);
+    }
+  });
+
   it("a key made before shards (no shard in its record) reaches shard 0; a record naming a shard not bound is not a valid key (401, never a 500)", async () => {
     const { hashApiKey } = await import("../src/auth/api-keys");
     const key = `test_${crypto.randomUUID()}`;

@@ -25,8 +25,12 @@ function ftsPhrase(text: string): string {
 
 // The trigram index only finds terms of at least 3 characters.
 const MIN_INDEXED_TERM = 3;
-/** job_search rowids are employer_id * 2^32 + job id (drizzle/0005): one range per employer. */
-const SEARCH_ROWID_SPAN = 4_294_967_296;
+/**
+ * job_search rowids are employer_id * 2^32 + job id (drizzle/0005): one range per employer. The
+ * range is computed in SQL in 64-bit integers (D1 binds a number as a float, hence the CAST):
+ * past employer 2^21 (shard 1's ids start at 2^27) it is beyond what a float holds exactly.
+ */
+const SEARCH_ROWID_SPAN = sql.raw("4294967296");
 
 /**
  * A page of headers and the exact total, in one batch. Without `q` the total is read from
@@ -41,10 +45,10 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
   if (filter.status) conditions.push(sql`j.status = ${filter.status}`);
   const term = filter.q;
   const indexed = term !== undefined && [...term].length >= MIN_INDEXED_TERM;
-  const first = employerId * SEARCH_ROWID_SPAN;
+  const first = sql`(CAST(${employerId} AS INTEGER) * ${SEARCH_ROWID_SPAN})`;
   if (indexed) {
     conditions.push(
-      sql`job_search MATCH ${ftsPhrase(term)} AND job_search.rowid BETWEEN ${first} AND ${first + SEARCH_ROWID_SPAN - 1}`,
+      sql`job_search MATCH ${ftsPhrase(term)} AND job_search.rowid BETWEEN ${first} AND ${first} + ${SEARCH_ROWID_SPAN} - 1`,
     );
   } else if (term) {
     const pattern = `%${escapeLike(term)}%`;
