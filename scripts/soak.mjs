@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashApiKey } from "../src/auth/api-keys.ts";
 import { freePort } from "./lib/free-port.mjs";
-import { claimShardSql, shardBinding } from "../src/shards/identity.ts";
+import { claimShardSql, SHARD_ID_SPAN, shardBinding } from "../src/shards/identity.ts";
 import { shardNumbers } from "./lib/shards.mjs";
 import { endWithThisProcess, startWrangler, wrangler } from "./lib/wrangler.mjs";
 
@@ -26,6 +26,8 @@ const SHORT = process.env.SOAK_SHORT === "1";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? (SHORT ? 60 : 600));
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? (SHORT ? 8 : 24));
 const EMPLOYERS = Math.max(1, Math.min(CLIENTS, SHORT ? 3 : 6));
+/** The employer side's shards (DESIGN 22), as [env.load] binds them like [env.dev]. */
+const SHARDS = shardNumbers(false);
 const SEED = Number(process.env.SOAK_SEED ?? 20261121);
 const MAX_ANOMALIES_SHOWN = 20;
 
@@ -62,21 +64,27 @@ function query(dir, sql, database = "DB") {
   return JSON.parse(out.slice(out.indexOf("["))).at(-1)?.results ?? [];
 }
 
-/** Employers straight into D1 and their hashed keys into KV, as `npm run keys` stores them. */
+/** The rows of `sql` in every shard (DESIGN 22), one list. */
+const queryShards = (dir, sql) => SHARDS.flatMap((shard) => query(dir, sql, shardBinding(shard)));
+
+/**
+ * Employers straight into D1 and their hashed keys into KV, as `npm run keys` stores them,
+ * spread over the shards (each numbered in its shard's id range), so every shard takes writes.
+ */
 async function seedEmployers(dir) {
-  const employers = Array.from({ length: EMPLOYERS }, (_, i) => ({
-    employerId: i + 1,
-    name: `Soak Employer ${i + 1}`,
-    apiKey: `soak_${randomBytes(24).toString("base64url")}`,
-  }));
-  query(
-    dir,
-    `INSERT INTO employers (id, name, plan, created_at) VALUES ${employers
-      .map((e) => `(${e.employerId}, '${e.name}', 'standard', unixepoch())`)
-      .join(", ")}`,
-  );
+  const employers = Array.from({ length: EMPLOYERS }, (_, i) => {
+    const shard = SHARDS[i % SHARDS.length];
+    return { employerId: shard * SHARD_ID_SPAN + i + 1, shard, name: `Soak Employer ${i + 1}`, apiKey: `soak_${randomBytes(24).toString("base64url")}` };
+  });
+  for (const shard of SHARDS) {
+    const mine = employers.filter((e) => e.shard === shard);
+    if (mine.length === 0) continue;
+    query(dir, `INSERT INTO employers (id, name, plan, created_at) VALUES ${mine.map((e) => `(${e.employerId}, '${e.name}', 'standard', unixepoch())`).join(", ")}`, shardBinding(shard));
+  }
   const bulk = join(dir, "keys.json");
-  const entries = await Promise.all(employers.map(async (e) => ({ key: await hashApiKey(e.apiKey), value: JSON.stringify({ employerId: e.employerId }) })));
+  const entries = await Promise.all(
+    employers.map(async (e) => ({ key: await hashApiKey(e.apiKey), value: JSON.stringify(e.shard ? { employerId: e.employerId, shard: e.shard } : { employerId: e.employerId }) })),
+  );
   writeFileSync(bulk, JSON.stringify(entries));
   local(dir, "kv", "bulk", "put", bulk, "--binding", "API_KEYS");
   return employers;
@@ -404,7 +412,7 @@ async function checkThroughApi(clients) {
 }
 
 function checkDatabase(dir, clients) {
-  const rows = query(dir, "SELECT id, employer_id, reference_id, title, status, confidential, close_date, salary_amount FROM jobs");
+  const rows = queryShards(dir, "SELECT id, employer_id, reference_id, title, status, confidential, close_date, salary_amount FROM jobs");
   const expected = new Map();
   for (const client of clients) for (const [id, job] of client.jobs) expected.set(id, { job, employerId: client.employer.employerId });
   const found = new Set();
@@ -431,19 +439,22 @@ function checkDatabase(dir, clients) {
   }
   const lost = [...expected.keys()].filter((id) => !found.has(id));
   for (const id of lost) anomaly(`database: job ${id} was written (and not deleted) but is missing`);
-  const duplicates = query(
+  const duplicates = queryShards(
     dir,
     "SELECT employer_id, reference_id, count(*) AS n FROM jobs WHERE reference_id IS NOT NULL GROUP BY employer_id, reference_id HAVING n > 1",
   );
   for (const d of duplicates) anomaly(`database: employer ${d.employer_id} has ${d.n} jobs with referenceId ${d.reference_id}`);
-  const [links] = query(
+  const links = {};
+  for (const row of queryShards(
     dir,
     `SELECT
        (SELECT count(*) FROM job_locations WHERE job_id NOT IN (SELECT id FROM jobs)) AS orphanLocations,
        (SELECT count(*) FROM job_categories WHERE job_id NOT IN (SELECT id FROM jobs)) AS orphanCategories,
        (SELECT count(*) FROM jobs WHERE id NOT IN (SELECT job_id FROM job_locations)) AS jobsWithoutLocation,
        (SELECT count(*) FROM jobs WHERE id NOT IN (SELECT job_id FROM job_categories)) AS jobsWithoutCategory`,
-  );
+  )) {
+    for (const [name, n] of Object.entries(row)) links[name] = (links[name] ?? 0) + n;
+  }
   for (const [name, n] of Object.entries(links)) if (n) anomaly(`database: ${n} ${name}`);
   return { rows: rows.length, expected: expected.size, lost: lost.length, duplicates: duplicates.length, ...links };
 }
@@ -461,7 +472,8 @@ async function runCron(api) {
   const line = readFileSync(api.log, "utf8").split("\n").findLast((l) => l.includes('"event":"scheduled"'));
   let boardStage;
   try {
-    boardStage = line ? JSON.parse(line.slice(line.indexOf("{"))).stages?.board : undefined;
+    // One board stage per shard (DESIGN 22).
+    boardStage = line ? JSON.parse(line.slice(line.indexOf("{"))).shards?.map((run) => run.stages?.board) : undefined;
   } catch {
     boardStage = undefined;
   }
@@ -475,7 +487,7 @@ async function runCron(api) {
 function checkBoard(dir, report = true) {
   const note = report ? anomaly : () => {};
   const now = Math.floor(Date.now() / 1000);
-  const visible = query(dir, `SELECT id, revision, title FROM jobs WHERE status = 'active' AND close_date > ${now}`);
+  const visible = queryShards(dir, `SELECT id, revision, title FROM jobs WHERE status = 'active' AND close_date > ${now}`);
   const board = query(dir, "SELECT job_id, revision, title, close_date FROM board_jobs", "BOARD_DB");
   const expected = new Map(visible.map((job) => [job.id, job]));
   const shown = new Map(board.map((row) => [row.job_id, row]));
@@ -508,7 +520,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "job-api-soak-"));
   const started = Date.now();
   console.log(`Soak (${SHORT ? "short" : "full"} mode): ${SECONDS} s, ${CLIENTS} clients, ${EMPLOYERS} employers, seed ${SEED}; state in ${dir}`);
-  for (const shard of shardNumbers(false)) {
+  for (const shard of SHARDS) {
     local(dir, "d1", "migrations", "apply", shardBinding(shard));
     local(dir, "d1", "execute", shardBinding(shard), "--command", claimShardSql(shard));
   }
