@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -33,7 +34,7 @@ async function startScript() {
 describe("a script stopped while its dev server runs ends that server (issue 34.6)", () => {
   for (const [signal, exitCode] of [["SIGTERM", 143], ["SIGINT", 130]]) {
     it(`on ${signal} the script exits ${exitCode} and its wrangler dev, with the workerd it started, is gone: the port no longer answers`, async () => {
-      const { script, origin, serverPid } = await startScript();
+      const { script, origin, serverPid, state } = await startScript();
       try {
         expect(await answers(origin)).toBe(true);
         const exited = once(script, "exit");
@@ -47,6 +48,7 @@ describe("a script stopped while its dev server runs ends that server (issue 34.
         expect({ code, killedBy }).toEqual({ code: exitCode, killedBy: null });
       } finally {
         if (alive(serverPid)) process.kill(-serverPid, "SIGKILL");
+        rmSync(state, { recursive: true, force: true });
       }
     });
   }
