@@ -1,13 +1,14 @@
 import { createApp } from "./app";
-import { consumeEmailBatch, type QueuedEmail } from "./applications/copies";
-import { consumeBoardBatch, type BoardQueueBody } from "./board/consumer";
+import { consumeEmailBatch, consumeEmailDeadLetters } from "./applications/copies";
+import { consumeBoardBatch } from "./board/consumer";
+import { consumeBoardDeadLetters } from "./board/dead-letters";
 import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
 import { createDispatcher } from "./events/dispatch";
 import { handleScheduled } from "./scheduled/handler";
 import { consumeViewsBatch } from "./stats/consumer";
-import type { JobView } from "./stats/views";
-import { consumeWebhookBatch, type WebhookQueueBody } from "./webhooks/consumer";
+import { consumeWebhookBatch } from "./webhooks/consumer";
+import { consumeWebhookDeadLetters } from "./webhooks/dead-letters";
 import { webhooksSubscriber } from "./webhooks/subscriber";
 
 /** Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. */
@@ -17,6 +18,18 @@ const app = createApp(dispatcher);
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 const BOARD_QUEUE_NAME = "job-posting-board";
 const VIEWS_QUEUE_NAME = "job-posting-views";
+/** DESIGN 16a: every consumed queue has a dead-letter queue, named after it with this suffix. */
+const DEAD_LETTERS = "-dlq";
+
+type Consumer = (batch: MessageBatch<never>, env: Env) => Promise<void>;
+/** Each queue's consumer, then its dead letters' (which hand back what the first gave up on). */
+const consumers: Record<string, [Consumer, Consumer]> = {
+  [EMAIL_QUEUE_NAME]: [consumeEmailBatch, consumeEmailDeadLetters],
+  [BOARD_QUEUE_NAME]: [consumeBoardBatch, consumeBoardDeadLetters],
+  // A view's dead letter is counted again: its own retries cover a longer outage.
+  [VIEWS_QUEUE_NAME]: [consumeViewsBatch, consumeViewsBatch],
+};
+const webhooks: [Consumer, Consumer] = [consumeWebhookBatch, consumeWebhookDeadLetters];
 
 /** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers. */
 export default {
@@ -24,14 +37,12 @@ export default {
   // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
   // when they fail, and callers (tests, /cdn-cgi/local/scheduled) get the outcome.
   scheduled: (controller, env) => handleScheduled(controller, env, dispatcher),
-  queue: (batch, env) =>
-    batch.queue.startsWith(EMAIL_QUEUE_NAME)
-      ? consumeEmailBatch(batch as MessageBatch<QueuedEmail>, env)
-      : batch.queue.startsWith(BOARD_QUEUE_NAME)
-        ? consumeBoardBatch(batch as MessageBatch<BoardQueueBody>, env)
-        : batch.queue.startsWith(VIEWS_QUEUE_NAME)
-          ? consumeViewsBatch(batch as MessageBatch<JobView[]>, env)
-          : consumeWebhookBatch(batch as MessageBatch<WebhookQueueBody>, env),
+  queue: (batch, env) => {
+    const dead = batch.queue.endsWith(DEAD_LETTERS);
+    const name = dead ? batch.queue.slice(0, -DEAD_LETTERS.length) : batch.queue;
+    const [consume, handBack] = consumers[name] ?? webhooks;
+    return (dead ? handBack : consume)(batch as MessageBatch<never>, env);
+  },
 } satisfies ExportedHandler<Env>;
 
 export type AppType = typeof app;

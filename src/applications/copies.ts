@@ -123,3 +123,13 @@ export async function sweepEmailCopies(env: Pick<Env, "DB" | "EMAIL_QUEUE" | "SH
   await enqueueEmails(env, { copies, applicantEmails });
   return copies.length + applicantEmails.length;
 }
+
+/**
+ * DESIGN 16a: the email queue's dead letters (a message whose consumer failed past every retry
+ * before it could record an attempt). Nothing is lost by acknowledging them: the email is still
+ * pending in its row, and the cron's sweep (sweepEmailCopies) hands it over again.
+ */
+export async function consumeEmailDeadLetters(batch: MessageBatch<QueuedEmail>): Promise<void> {
+  console.error(JSON.stringify({ level: "error", message: "dead letters left to the email sweep", queue: batch.queue, emails: batch.messages.map((message) => message.body) }));
+  batch.ackAll();
+}

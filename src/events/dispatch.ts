@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import { createDatabase } from "../db/client";
 import type { AppEnv, Env } from "../env";
-import { shardOf } from "../shards/bindings";
+import { shardDatabase, shardOf } from "../shards/bindings";
 import { afterResponse } from "../http/after-response";
 import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
 import type { RecordedEvent } from "./outbox";
-import { expiredEvents, markDispatched, undispatchedEvents } from "./repository";
+import { expiredEvents, markDispatched, undispatch, undispatchedEvents } from "./repository";
 
 /**
  * What a subscriber's queue receives: ids of recorded events, read through findEvents in the
@@ -93,4 +93,19 @@ export type EventDispatcher = ReturnType<typeof createDispatcher>;
  */
 export function dispatchAfterResponse(c: Context<AppEnv>, recorded: RecordedEvent[]): void {
   if (recorded.length) afterResponse(c, c.var.dispatcher.dispatch(c.env, recorded), "events not dispatched; the cron will");
+}
+
+/**
+ * DESIGN 16a: the events of notices that exhausted a subscriber queue's retries (its dead-letter
+ * queue), handed back in the shard each names: the cron hands them over again within the hour.
+ */
+export async function handBackEvents(env: Env, notices: EventNotice[]): Promise<number> {
+  let handedBack = 0;
+  for (const [shard, group] of Map.groupBy(notices, (notice) => notice.shard ?? 0)) {
+    const ids = group.flatMap((notice) => notice.events);
+    const db = createDatabase(shardDatabase(env, shard));
+    for (const chunk of chunked(ids, IDS_PER_MARK)) await undispatch(db, chunk);
+    handedBack += ids.length;
+  }
+  return handedBack;
 }

@@ -52,3 +52,11 @@ export function expiredEvents(db: Database, before: number, chunk: Chunk): Chunk
   const { ids, last } = windowOf({ table: events, key: events.occurredAt, range: lt(events.occurredAt, before), other: isNotNull(events.dispatchedAt) })(chunk);
   return { last, statements: [db.delete(events).where(sql`rowid IN (${ids})`)] };
 }
+
+/**
+ * DESIGN 16a: events a subscriber's queue gave up on (its dead-letter queue) are handed back: no
+ * longer dispatched, so the cron hands them over again (to every subscriber; each is idempotent).
+ */
+export function undispatch(db: Database, ids: string[]) {
+  return db.update(events).set({ dispatchedAt: null }).where(inList(events.id, ids));
+}

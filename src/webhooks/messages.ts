@@ -14,6 +14,11 @@ export async function findMessage(db: Database, id: string): Promise<MessageRow 
 }
 
 /** One statement whatever the number of ids. */
+/** DESIGN 16a: attempts a dead-letter queue took back are no longer waiting in the queue, so the cron's sweep sends them again when due. */
+export async function unmarkEnqueued(db: Database, ids: string[]): Promise<void> {
+  if (ids.length) await db.update(webhookMessages).set({ enqueuedAt: null }).where(inList(webhookMessages.id, ids));
+}
+
 export async function markEnqueued(db: Database, ids: string[], now: number): Promise<void> {
   if (ids.length) await db.update(webhookMessages).set({ enqueuedAt: now }).where(inList(webhookMessages.id, ids));
 }
