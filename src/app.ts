@@ -1,11 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { DOCS_PATH, docsPage } from "./docs/page";
 import type { AppEnv } from "./env";
-import type { EventDispatcher } from "./events/dispatch";
 import { handleError } from "./http/errors";
 import { authenticate } from "./http/middleware/authenticate";
 import { bookmarks, database } from "./http/middleware/database";
@@ -51,7 +50,7 @@ const MAX_APPLY_BODY_BYTES = 6 * 1024 * 1024;
 /** The board's reads: `/board/jobs` and `/board/jobs/{id}` (its applications are writes to DB). */
 const BOARD_READ = /^\/api\/v1\.1\/board\/jobs(\/[^/]*)?$/;
 
-export function createApp(dispatcher: EventDispatcher) {
+export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use(noSniff);
@@ -88,17 +87,10 @@ export function createApp(dispatcher: EventDispatcher) {
   // An application is written in its job's shard, as the board's record of the job names it.
   app.on("POST", APPLY_ROUTE, applyInJobShard);
   app.use(`${API_PREFIX}/*`, (c, next) => (usesDb(c) ? database(c, next) : next()));
-  const withDispatcher: MiddlewareHandler<AppEnv> = async (c, next) => {
-    c.set("dispatcher", dispatcher);
-    await next();
-  };
-  app.use(`${API_PREFIX}/*`, withDispatcher);
   // DESIGN 21: a board job's views are counted before its cache may answer.
   app.use(`${API_PREFIX}/board/jobs/:id`, countingViews((c) => Number(c.req.param("id"))));
   app.use(`${API_PREFIX}/board/*`, boardResponses);
-  app.use(`${WITHDRAW_PATH}/*`, bookmarks, inWithdrawTokenShard, database, withDispatcher);
-  // The job pages' apply form records events like the apply path (DESIGN 18).
-  for (const path of ["/jobs/*", "/fr/emplois/*"]) app.use(path, withDispatcher);
+  app.use(`${WITHDRAW_PATH}/*`, bookmarks, inWithdrawTokenShard, database);
 
   const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", statsApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
   app.route("/", withdrawPages);

@@ -8,6 +8,8 @@ export interface Env {
   DB: D1Database;
   /** DESIGN 22: shards 1 … N-1 of the employer side, bound as DB_1, DB_2 … */
   [shard: `DB_${number}`]: D1Database | undefined;
+  /** DESIGN 22: the relays, one Durable Object per shard (named `shard:k`), that hand its events over. */
+  RELAY: DurableObjectNamespace<Relay>;
   /** Set in the bindings of one shard (atShard): which shard DB is. Absent: 0. */
   SHARD?: number;
   /** The board's own database (DESIGN 17): a projection of the jobs; only board reads and its feed touch it. */
@@ -49,12 +51,14 @@ export interface Env {
   BASE_URL?: string;
 }
 
-/**
- * What a request needs of the event dispatcher (src/events/dispatch.ts makes it, the entry
- * wires it): declared here, so that the bindings' types depend on no capability.
- */
-export interface EventHandOver {
-  dispatch(env: Env, recorded: { id: string; type: string }[], now?: number): Promise<void>;
+/** DESIGN 22: what the relay of a shard (src/events/relay.ts) answers; declared here, so that the bindings' types depend on no capability. */
+export interface Relay extends Rpc.DurableObjectBranded {
+  /** Events were recorded in `shard`: hand them over now. */
+  poke(shard: number): Promise<void>;
+  /** DESIGN 16a: a subscriber's dead-letter queue gives these events of `shard` back, to be handed to it again. */
+  giveBack(shard: number, subscriber: string, ids: string[]): Promise<void>;
+  /** Where the relay is: its shard and the recording order (events.seq) of the last event it handed over. */
+  position(): Promise<{ shard: number; cursor: number }>;
 }
 
 export type AppEnv = {
@@ -65,7 +69,5 @@ export type AppEnv = {
     employerId: number;
     /** The caller's key is a test key: employerId is the employer's test space (DESIGN 21). */
     testSpace: boolean;
-    /** Hands the events a request recorded to their subscribers (src/index.ts wires it). */
-    dispatcher: EventHandOver;
   };
 };

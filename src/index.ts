@@ -4,16 +4,19 @@ import { consumeBoardBatch } from "./board/consumer";
 import { consumeBoardDeadLetters } from "./board/dead-letters";
 import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
-import { createDispatcher } from "./events/dispatch";
+import { createRelayClass } from "./events/relay";
 import { handleScheduled } from "./scheduled/handler";
 import { consumeViewsBatch } from "./stats/consumer";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { consumeWebhookDeadLetters } from "./webhooks/dead-letters";
 import { webhooksSubscriber } from "./webhooks/subscriber";
 
-/** Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. */
-const dispatcher = createDispatcher([webhooksSubscriber, boardSubscriber]);
-const app = createApp(dispatcher);
+/**
+ * Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. Each shard's
+ * relay (a Durable Object, wrangler.toml's RELAY) hands them their events (DESIGN 22).
+ */
+export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber]);
+const app = createApp();
 /** wrangler.toml's queue names (the same at the top level and in every environment). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 const BOARD_QUEUE_NAME = "job-posting-board";
@@ -36,7 +39,7 @@ export default {
   fetch: app.fetch,
   // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
   // when they fail, and callers (tests, /cdn-cgi/local/scheduled) get the outcome.
-  scheduled: (controller, env) => handleScheduled(controller, env, dispatcher),
+  scheduled: (controller, env) => handleScheduled(controller, env),
   queue: (batch, env) => {
     const dead = batch.queue.endsWith(DEAD_LETTERS);
     const name = dead ? batch.queue.slice(0, -DEAD_LETTERS.length) : batch.queue;

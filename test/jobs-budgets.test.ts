@@ -23,7 +23,7 @@ async function counted(path: string, init: { method?: string; json?: unknown } =
   // finish before the next request is counted.
   const trips = counter.count();
   await Promise.all(afterAnswer);
-  return { res, trips };
+  return { res, trips, withAfterAnswer: counter.count() };
 }
 
 const full = jobBody({
@@ -85,5 +85,17 @@ describe("round-trip budgets (DESIGN 9)", () => {
     const byReference = await counted("/jobs", { method: "DELETE", json: { referenceId: "BUDGET-2" } });
     expect(byReference.res.status).toBe(204);
     expect(byReference.trips).toBe(1);
+  });
+
+  it("a write's D1 calls, the work after its answer included, are its own: no second batch to mark its events handed over (DESIGN 22)", async () => {
+    const created = await counted("/jobs", { method: "POST", json: jobBody({ referenceId: "ONE-BATCH", status: "active" }) });
+    expect(created.withAfterAnswer).toBe(created.trips);
+    const { id } = await created.res.json<{ id: number }>();
+    const put = await counted(`/jobs/${id}`, { method: "PUT", json: { title: "One batch" } });
+    expect(put.res.status).toBe(200);
+    expect(put.withAfterAnswer).toBe(put.trips);
+    const deleted = await counted(`/jobs/${id}`, { method: "DELETE" });
+    expect(deleted.res.status).toBe(204);
+    expect(deleted.withAfterAnswer).toBe(1);
   });
 });

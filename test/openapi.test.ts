@@ -8,7 +8,6 @@ import { createApp } from "../src/app";
 import { ApplicationInputSchema } from "../src/applications/schemas";
 import { BatchDeleteEntrySchema, BatchUpsertEntrySchema } from "../src/jobs/batch/schemas";
 import { JobByReferenceInputSchema, JobInputSchema } from "../src/jobs/schemas";
-import { createDispatcher } from "../src/events/dispatch";
 import worker from "../src/index";
 import { BASE, request } from "./support/api";
 import { documentAdmits, OUTSIDE_THE_DOCUMENT, PAGES_OUTSIDE_THE_DOCUMENT, schemaValidator } from "./support/contract";
@@ -41,7 +40,7 @@ describe("OpenAPI document (GET /api/v1.1/openapi.json)", () => {
 
   it("documents every route the app serves (method and path)", async () => {
     const document = await openApiDocument();
-    const served = createApp(createDispatcher([]))
+    const served = createApp()
       .routes.filter(
         (route) =>
           route.method !== "ALL" &&

@@ -22,6 +22,10 @@ export default defineConfig(async () => {
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
           // attempts included): every outbound request of the Worker gets this answer instead.
           outboundService: () => new Response("The tests reach no network.", { status: 502 }),
+          // The tests drive the webhooks consumer hop by hop (test/support/webhook-queue.ts): what
+          // the Worker hands to its webhooks queue (the relays' notices, the cron's attempts) goes
+          // to a queue nobody consumes, so nothing is fanned out or attempted behind a test's back.
+          queueProducers: { WEBHOOK_QUEUE: { queueName: "job-posting-webhooks-unconsumed" } },
           // Low limiters for the tests of the 429 itself (test/rate-limit.test.ts swaps them in).
           ratelimits: {
             TEST_LOW_JOB_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 5, period: 60 } },

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RETRY_DELAYS_SECONDS } from "../src/events/retry-schedule";
 import worker from "../src/index";
 import { consumeWebhookBatch, type WebhookQueueBody } from "../src/webhooks/consumer";
-import { createEmployer } from "./support/api";
+import { createEmployer, request } from "./support/api";
 import { countingD1 } from "./support/count-d1";
 import { jobBody } from "./support/jobs";
 import { batchOf, call, fanOut, messageIdsIn, queueBatch, recordingQueue } from "./support/webhook-queue";
@@ -104,22 +104,24 @@ describe("events (DESIGN 13)", () => {
     await call(quiet, "/jobs", { method: "POST", json: jobBody({ status: "active", closeDate: soon }) });
     await env.DB.prepare("UPDATE jobs SET publish_date = publish_date - 8 * 86400 WHERE id = ?").bind(refreshing.id).run();
     await env.DB.prepare("DELETE FROM webhook_messages WHERE employer_id = ?").bind(employer.employerId).run();
-    const { queue, bodies } = recordingQueue();
     const counter = countingD1(env.DB);
-    await worker.scheduled({ cron: "0 * * * *", scheduledTime: (now + 3600) * 1000 } as ScheduledController, { ...env, DB: counter.db, WEBHOOK_QUEUE: queue });
+    await worker.scheduled({ cron: "0 * * * *", scheduledTime: (now + 3600) * 1000 } as ScheduledController, { ...env, DB: counter.db, WEBHOOK_QUEUE: recordingQueue().queue });
     const trips = counter.count();
-    const sent = await fanOut(bodies);
+    // The run's events, as the shard's relay hands them to the webhooks consumer.
+    const { results: recorded } = await env.DB.prepare("SELECT id FROM events WHERE employer_id = ? AND type IN ('job.expired', 'job.refreshed') ORDER BY seq")
+      .bind(employer.employerId)
+      .all<{ id: string }>();
+    const sent = await fanOut([{ events: recorded.map((event) => event.id), shard: 0 }]);
     const messages = await messagesOf(employer.employerId);
     expect(messages.map((m) => m.type).sort()).toEqual(["job.expired", "job.refreshed"]);
     // (The same run's sweep may also hand over earlier tests' messages, now long due.)
     expect(sent).toEqual(expect.arrayContaining(messages.map((m) => m.id)));
     expect(await messagesOf(quiet.employerId)).toEqual([]);
-    // One batch for the rules and their events; for the events' upkeep, one to mark the run's
-    // own dispatched, one to expire and find the undispatched (one more to mark those); two for
-    // the webhook upkeep (three when the sweep hands something over), three for applications:
-    // and for the board's repair one read of the jobs to compare, one of the few earlier tests
-    // left off the board, one of names: a handful, however many jobs change.
-    expect(trips).toBeLessThanOrEqual(13);
+    // One batch for the rules and their events (the shard's relay hands them over: no D1 call of
+    // the run's); two for the webhook upkeep (three when the sweep hands something over), three
+    // for applications: and for the board's repair one read of the jobs to compare, one of the
+    // few earlier tests left off the board, one of names: a handful, however many jobs change.
+    expect(trips).toBeLessThanOrEqual(10);
     const received = receiver();
     await consumeWebhookBatch(batchOf(messages.map((m) => m.id)).batch, env);
     const payloads = received.map((r) => JSON.parse(r.body));
@@ -219,23 +221,19 @@ describe("delivery (DESIGN 13)", () => {
     }
   });
 
-  it("never lost: events whose hand-over never happened (the Worker died) are dispatched by the cron; a message whose enqueue never happened is handed over by the cron's sweep", async () => {
+  it("never lost: a message whose enqueue never happened (the Worker died after the fan-out wrote it) is handed over by the cron's sweep", async () => {
     const { employer } = await subscriber(["job.created"]);
-    const dead = { sendBatch: async () => { throw new Error("the Worker died"); } } as unknown as Queue<WebhookQueueBody>;
-    const { res } = await call(employer, "/jobs", { method: "POST", json: jobBody() }, dead);
+    const res = await request("/jobs", { method: "POST", apiKey: employer.apiKey, json: jobBody() });
     expect(res.status).toBe(201);
-    expect(await messagesOf(employer.employerId)).toEqual([]);
-    const anHourLater = Date.now() + 3_600_000;
-    const first = recordingQueue();
-    await worker.scheduled({ cron: "0 * * * *", scheduledTime: anHourLater } as ScheduledController, { ...env, WEBHOOK_QUEUE: first.queue });
+    const noticed = [(await env.DB.prepare("SELECT id FROM events WHERE employer_id = ? AND type = 'job.created'").bind(employer.employerId).first<{ id: string }>())!.id];
     // The fan-out writes the message, then dies before handing it over (the queue will retry).
-    const notices = queueBatch(first.bodies.filter((body) => "events" in body)).batch;
-    await expect(consumeWebhookBatch(notices, { ...env, WEBHOOK_QUEUE: dead })).rejects.toThrow("the Worker died");
+    const dead = { sendBatch: async () => { throw new Error("the Worker died"); } } as unknown as Queue<WebhookQueueBody>;
+    await expect(consumeWebhookBatch(queueBatch([{ events: noticed, shard: 0 }]).batch, { ...env, WEBHOOK_QUEUE: dead })).rejects.toThrow("the Worker died");
     const [message] = await messagesOf(employer.employerId);
     expect(message.enqueuedAt).toBeNull();
-    const second = recordingQueue();
-    await worker.scheduled({ cron: "0 * * * *", scheduledTime: anHourLater + 3_600_000 } as ScheduledController, { ...env, WEBHOOK_QUEUE: second.queue });
-    expect(messageIdsIn(second.bodies)).toContain(message.id);
+    const swept = recordingQueue();
+    await worker.scheduled({ cron: "0 * * * *", scheduledTime: Date.now() + 3_600_000 } as ScheduledController, { ...env, WEBHOOK_QUEUE: swept.queue });
+    expect(messageIdsIn(swept.bodies)).toContain(message.id);
     expect((await messagesOf(employer.employerId))[0].enqueuedAt).not.toBeNull();
   });
 

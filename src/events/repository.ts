@@ -1,11 +1,10 @@
-import { and, asc, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, gt, inArray, lt, lte } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { inList } from "../db/lists";
-import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { events } from "./tables";
 
 /** An event as subscribers read it (through findEvents, never the table). */
-export type EventRecord = Omit<typeof events.$inferSelect, "dispatchedAt">;
+export type EventRecord = Omit<typeof events.$inferSelect, "seq">;
 
 /** The events with these ids that are still kept, in the order of `ids`. */
 export async function findEvents(db: Database, ids: string[]): Promise<EventRecord[]> {
@@ -26,37 +25,22 @@ export async function findEvents(db: Database, ids: string[]): Promise<EventReco
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** One statement whatever the number of ids: the list is one JSON parameter. */
-export function markDispatched(db: Database, ids: string[], now: number) {
-  return db
-    .update(events)
-    .set({ dispatchedAt: now })
-    .where(inList(events.id, ids));
+/** DESIGN 22: the relay's read: events recorded after `afterSeq`, in recording order. */
+export function eventsAfter(db: Database, afterSeq: number, limit: number): Promise<{ seq: number; id: string; type: string }[]> {
+  return db.select({ seq: events.seq, id: events.id, type: events.type }).from(events).where(gt(events.seq, afterSeq)).orderBy(asc(events.seq)).limit(limit);
 }
 
-/** Events recorded before `recordedBefore` and never handed over (the Worker died first), oldest first. */
-export function undispatchedEvents(db: Database, recordedBefore: number, limit: number) {
-  return db
-    .select({ id: events.id, type: events.type })
-    .from(events)
-    .where(and(isNull(events.dispatchedAt), lt(events.occurredAt, recordedBefore)))
-    .orderBy(asc(events.occurredAt))
-    .limit(limit);
+/** Of these ids, the events still kept, with their types (for a hand-over again). */
+export function eventTypes(db: Database, ids: string[]): Promise<{ id: string; type: string }[]> {
+  return db.select({ id: events.id, type: events.type }).from(events).where(inList(events.id, ids));
 }
 
 /**
- * For the cron: dispatched events recorded before `before` are no longer needed; a chunk at a time
- * (an event not yet handed over stays, and the chunks read past it).
+ * DESIGN 22: retention, by the relay. Of the oldest `limit` events it has passed (up to `cursor`),
+ * those recorded before `before` go; one short statement, whatever the table holds.
  */
-export function expiredEvents(db: Database, before: number, chunk: Chunk): ChunkWork {
-  const { ids, last } = windowOf({ table: events, key: events.occurredAt, range: lt(events.occurredAt, before), other: isNotNull(events.dispatchedAt) })(chunk);
-  return { last, statements: [db.delete(events).where(sql`rowid IN (${ids})`)] };
-}
-
-/**
- * DESIGN 16a: events a subscriber's queue gave up on (its dead-letter queue) are handed back: no
- * longer dispatched, so the cron hands them over again (to every subscriber; each is idempotent).
- */
-export function undispatch(db: Database, ids: string[]) {
-  return db.update(events).set({ dispatchedAt: null }).where(inList(events.id, ids));
+export function retireEvents(db: Database, cursor: number, before: number, limit: number) {
+  return db.delete(events).where(
+    and(inArray(events.seq, db.select({ seq: events.seq }).from(events).where(lte(events.seq, cursor)).orderBy(asc(events.seq)).limit(limit)), lt(events.occurredAt, before)),
+  );
 }

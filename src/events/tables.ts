@@ -1,14 +1,20 @@
-import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-// DESIGN 13 and 16: the outbox. One row per event of a stored change, written in the same
-// atomic batch as the change, whoever listens (or nobody); its id is handed to every
-// subscriber's queue once the batch is stored. Kept a week after that hand-over.
+// DESIGN 13, 16 and 22: the outbox. One row per event of a stored change, written in the same
+// atomic batch as the change, whoever listens (or nobody). The shard's relay (src/events/relay.ts)
+// hands the events to every subscriber's queue in recording order, after a cursor of its own, and
+// deletes them a week after it passed them.
 export const events = sqliteTable(
   "events",
   {
-    /** `evt_` + 32 hex digits. */
-    id: text("id").primaryKey(),
+    /**
+     * The recording order. AUTOINCREMENT, so it only grows, even after the newest events were
+     * deleted: a relay's cursor never points past an event still to come. D1 runs one write at a
+     * time, so events become visible in this order.
+     */
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    /** `evt_` + 32 hex digits: the message id subscribers see. */
+    id: text("id").notNull().unique(),
     type: text("type").notNull(),
     employerId: integer("employer_id").notNull(),
     /** The job or the application the event is about. */
@@ -17,17 +23,11 @@ export const events = sqliteTable(
     revision: integer("revision"),
     /**
      * When the change was stored, in ms (the cron: its scheduledTime), which is when the event was
-     * recorded: the payload's `timestamp`; the re-dispatch and the retention count from it.
+     * recorded: the payload's `timestamp`; the retention counts from it.
      */
     occurredAt: integer("occurred_at").notNull(),
     /** JSON text, as the writer gave it; its capability knows how to render it. */
     data: text("data").notNull(),
-    /** When its id was handed to every subscriber's queue (ms); null: not yet, so the cron will. */
-    dispatchedAt: integer("dispatched_at"),
   },
-  (t) => [
-    // The cron's re-dispatch, oldest first, reads only what is still waiting.
-    index("events_undispatched_idx").on(t.occurredAt).where(sql`${t.dispatchedAt} IS NULL`),
-    index("events_occurred_idx").on(t.occurredAt),
-  ],
+  (t) => [index("events_occurred_idx").on(t.occurredAt)],
 );

@@ -2,7 +2,7 @@ import type { Env } from "../env";
 import { expireApplications, purgeDeletedResumes } from "../applications/retention";
 import { sweepEmailCopies } from "../applications/copies";
 import { emitDueDecisionNotices } from "../applications/service";
-import type { EventDispatcher } from "../events/dispatch";
+import { pokeRelay } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
@@ -18,16 +18,12 @@ import { failureOf, runStages } from "./stages";
  * shard's; once all ran, the invocation fails (rethrows) if any failed, so that Cloudflare
  * records it as failed.
  */
-export async function handleScheduled(
-  controller: Pick<ScheduledController, "cron" | "scheduledTime">,
-  env: Env,
-  dispatcher: EventDispatcher,
-): Promise<void> {
+export async function handleScheduled(controller: Pick<ScheduledController, "cron" | "scheduledTime">, env: Env): Promise<void> {
   if (controller.cron === BOARD_REBUILD) return rebuild(env, controller.scheduledTime);
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
   const shards = shardNumbers(env);
-  const runs = await Promise.all(shards.map((shard) => runShard(atShard(env, shard), now, dispatcher)));
+  const runs = await Promise.all(shards.map((shard) => runShard(atShard(env, shard), now)));
   const failed = runs.some((run) => run.errors.length > 0);
   const line = {
     event: "scheduled",
@@ -49,7 +45,7 @@ export async function handleScheduled(
 }
 
 /** One shard's share of a run, in its own bindings (`env.DB` is the shard's), within its own budget. */
-function runShard(env: Env, now: Date, dispatcher: EventDispatcher) {
+function runShard(env: Env, now: Date) {
   // One budget for the shard's run: each stage's rules take their chunks within what is left of it.
   const bounds = cronBounds();
   const recorded: RecordedEvent[] = [];
@@ -57,13 +53,14 @@ function runShard(env: Env, now: Date, dispatcher: EventDispatcher) {
     ["rules", async () => ({ rules: await runScheduledJobs(env, now, recorded, bounds) })],
     // DESIGN 20: interviewed applicants still waiting, 7 days before their decision is due.
     ["decisionNotices", async () => ({ rules: await emitDueDecisionNotices(env, now.getTime(), recorded, bounds) })],
-    // The rules' and notices' events (none of a chunk that failed: its batch stored nothing), then
-    // any event a request recorded but never handed over.
+    // The rules' and notices' events (none of a chunk that failed: its batch stored nothing), and
+    // any a request recorded whose poke was lost, go through the shard's relay (DESIGN 22); the
+    // poke also starts again a relay whose alarm was lost.
     [
       "events",
       async () => {
-        await dispatcher.dispatch(env, recorded, now.getTime());
-        return { dispatched: recorded.length, ...(await dispatcher.maintain(env, now.getTime(), bounds)) };
+        await pokeRelay(env);
+        return { recorded: recorded.length };
       },
     ],
     // After the events: what they could not bring to the board, this repairs (DESIGN 17).

@@ -14,12 +14,12 @@ const settledUpTo = [0, 0];
 export async function settleBoard(timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const [shard, db] of [env.DB, env.DB_1!].entries()) {
-    const { upTo } = (await db.prepare("SELECT coalesce(max(rowid), 0) AS upTo FROM events").first<{ upTo: number }>())!;
+    const { upTo } = (await db.prepare("SELECT coalesce(max(seq), 0) AS upTo FROM events").first<{ upTo: number }>())!;
     for (;;) {
       // Only the events since the last settle: a test may wipe the board's revisions on purpose.
       const { results: expected } = await db
         .prepare(
-          "SELECT subject_id AS id, max(revision) AS revision, max(type = 'job.deleted') AS deleted FROM events WHERE type LIKE 'job.%' AND rowid > ? AND rowid <= ? GROUP BY subject_id",
+          "SELECT subject_id AS id, max(revision) AS revision, max(type = 'job.deleted') AS deleted FROM events WHERE type LIKE 'job.%' AND seq > ? AND seq <= ? GROUP BY subject_id",
         )
         .bind(settledUpTo[shard], upTo)
         .all<{ id: number; revision: number; deleted: number }>();

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import { consumeWebhookBatch, type WebhookQueueBody } from "../../src/webhooks/consumer";
-import { API, type TestEmployer } from "./api";
+import { webhooksSubscriber } from "../../src/webhooks/subscriber";
+import { API, shardDb, type TestEmployer } from "./api";
 
-// The webhooks queue in tests: the test drives the consumer itself, hop by hop.
+// The webhooks queue in tests: the test drives the consumer itself, hop by hop (the Worker's own
+// webhooks queue has no consumer in tests: test/vitest.config.ts).
 
 /** The queue as the Worker sees it, recording what is handed over (so nothing is consumed behind the test's back). */
 export function recordingQueue() {
@@ -48,22 +50,35 @@ export function queueBatch(bodies: WebhookQueueBody[]) {
 /** A batch of message ids, each due for an attempt. */
 export const batchOf = (ids: string[]) => queueBatch(ids.map((id) => ({ id })));
 
+/** The recording order of the newest event in `who`'s shard (0: none yet). */
+async function lastSeq(who: TestEmployer): Promise<number> {
+  return (await shardDb(who.shard).prepare("SELECT coalesce(max(seq), 0) AS seq FROM events").first<{ seq: number }>())!.seq;
+}
+
 /**
- * Drives the Worker like a client, with a recording queue; waits for its waitUntil work, then
- * for the fan-out of the events it handed over. `noticed`: the events handed over; `sent`: the
- * messages handed over for an attempt.
+ * Drives the Worker like a client, with a recording queue for what the request itself queues; waits
+ * for its waitUntil work, then fans out, as the webhooks consumer would, the events it recorded
+ * that webhooks take. (Its shard's relay hands them to the Worker's webhooks queue too, which no
+ * test consumes behind the test's back: test/vitest.config.ts.) `noticed`: those events; `sent`:
+ * the messages handed over for an attempt.
  */
-export async function call(who: TestEmployer, path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}, queue?: Queue<WebhookQueueBody>) {
+export async function call(who: TestEmployer, path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}) {
   const pending: Promise<unknown>[] = [];
-  const handedOver = recordingQueue();
+  const queued = recordingQueue();
   const headers = new Headers({ "API-Key": who.apiKey, ...init.headers });
   if (init.json !== undefined) headers.set("Content-Type", "application/json");
+  const before = await lastSeq(who);
   const res = await worker.fetch(
     new Request(`${API}${path}`, { method: init.method ?? "GET", headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) }),
-    { ...env, WEBHOOK_QUEUE: queue ?? handedOver.queue },
+    { ...env, WEBHOOK_QUEUE: queued.queue },
     { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => {} } as unknown as ExecutionContext,
   );
   await Promise.all(pending);
-  const noticed = handedOver.bodies.flatMap((body) => ("events" in body ? body.events : []));
-  return { res, noticed, sent: [...messageIdsIn(handedOver.bodies), ...(await fanOut(handedOver.bodies))] };
+  const recorded = await shardDb(who.shard)
+    .prepare("SELECT id, type FROM events WHERE seq > ? AND employer_id = ? ORDER BY seq")
+    .bind(before, who.employerId)
+    .all<{ id: string; type: string }>();
+  const noticed = recorded.results.filter((event) => webhooksSubscriber.accepts(event.type)).map((event) => event.id);
+  const notices: WebhookQueueBody[] = noticed.length ? [{ events: noticed, shard: who.shard }] : [];
+  return { res, noticed, sent: [...messageIdsIn(queued.bodies), ...(await fanOut(notices))] };
 }
