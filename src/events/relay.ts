@@ -53,8 +53,12 @@ interface RelayState {
 /** The relay class for these subscribers (the Worker entry exports it under the binding's class name). */
 export function createRelayClass(subscribers: EventSubscriber[]) {
   return class ShardRelay extends DurableObject<Env> implements Relay {
+    /** A poke came while an alarm ran: that alarm may have read before the poked events, so the next runs at once. */
+    private pokedWhileRunning = false;
+
     /** Events were recorded in `shard`: hand them over now (and learn which shard this relay serves). */
     async poke(shard: number): Promise<void> {
+      this.pokedWhileRunning = true;
       const state = await this.state();
       if (state.shard !== shard) await this.ctx.storage.put<RelayState>("state", { ...state, shard });
       const due = await this.ctx.storage.getAlarm();
@@ -76,10 +80,12 @@ export function createRelayClass(subscribers: EventSubscriber[]) {
     }
 
     override async alarm(): Promise<void> {
+      this.pokedWhileRunning = false;
       const state = await this.state();
       let next = RETRY_MS;
       try {
         next = await this.run(state);
+        if (this.pokedWhileRunning) next = 0;
       } catch (error) {
         console.error(JSON.stringify({ event: "relay-failed", shard: state.shard, error: String(error) }));
       }
