@@ -7,6 +7,10 @@ import worker from "../src/index";
 import { runScheduledJobs } from "../src/jobs/scheduled-rules";
 import { countingD1 } from "../test/support/count-d1";
 
+// wrangler builds only an entry that exports the Durable Objects its configuration names; the
+// bench binds every Worker's RELAY to the API's relays (bench/lib/runtime.mjs).
+export { ShardRelay } from "../src/index";
+
 const TRIPS_HEADER = "X-Bench-D1-Trips";
 
 /** The longest single D1 call of a binding's batches: what the cron holds the database for at once (DESIGN 22). */
@@ -101,6 +105,8 @@ export default {
     if (url.pathname === "/__probe/cron") return cron(url, env);
     if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
+    // DESIGN 22: where a shard's relay is (the hand-over row times a write's events to it).
+    if (url.pathname === "/__probe/relay") return Response.json(await env.RELAY.get(env.RELAY.idFromName(`shard:${url.searchParams.get("shard") ?? 0}`)).position());
     const counter = countingD1(env.DB);
     const res = await worker.fetch(request, { ...env, DB: counter.db }, ctx);
     const counted = new Response(res.body, res);

@@ -15,8 +15,9 @@ import { measureApply, measureBoard, measureBoardLatency, measurePages, measureS
 import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
-import { load, send, sequentialLatency } from "./lib/load.mjs";
+import { load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
+import { measureHandOver } from "./lib/relay.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
 import { createEmployer, databaseBytes, descriptionOf, seedJobs } from "./lib/seed.mjs";
@@ -68,6 +69,9 @@ const POSTING_RULES_ROUNDS = setting("BENCH_POSTING_RULES_ROUNDS", 8, 2);
 const COLD_START_ROUNDS = setting("BENCH_COLD_START_ROUNDS", 5, 2);
 // DESIGN 17: board staleness is a p99 over 100 changes.
 const STALENESS_CHANGES = setting("BENCH_STALENESS_CHANGES", 100, 100);
+const HANDOVER_SAMPLES = setting("BENCH_HANDOVER_SAMPLES", 100, 20);
+const HANDOVER_LOAD_PER_SECOND = 80;
+const HANDOVER_LOAD_JOBS = setting("BENCH_HANDOVER_LOAD_JOBS", 20_000, 5_000);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -286,7 +290,21 @@ try {
   step(`seeded ${CRON_JOBS} jobs eligible for the cron (${Date.now() - t} ms)`);
   const cronNow = Date.now();
   const cronStarted = process.hrtime.bigint();
-  const cronRes = await send(origin, { host: HOSTS.probe, path: `/__probe/cron?now=${cronNow}` });
+  // DESIGN 22: meanwhile, one GET at a time of another employer of the same shard, in turn with
+  // floor (b) (one SELECT 1 through a session of the same database): what any query waits then.
+  const duringCron = { get: [], floor: [] };
+  let cronDone = false;
+  const cronCall = send(origin, { host: HOSTS.probe, path: `/__probe/cron?now=${cronNow}` }).finally(() => (cronDone = true));
+  const concurrentReads = (async () => {
+    const via = ownConnection();
+    while (!cronDone) {
+      duringCron.get.push((await send(origin, requestOf(ops.getOne, HOSTS.api), via)).ms);
+      duringCron.floor.push((await send(origin, floorB, via)).ms);
+    }
+    via.destroy();
+  })();
+  const cronRes = await cronCall;
+  await concurrentReads;
   const cronWallMs = Number(process.hrtime.bigint() - cronStarted) / 1e6;
   if (cronRes.status !== 200) problems.push(`cron: ${cronRes.status} ${cronRes.body.slice(0, 300)}`);
   const { changed, ...cronRun } = JSON.parse(cronRes.body);
@@ -299,9 +317,27 @@ try {
     )
     .bind(cronEmployer.employerId, Math.floor(cronNow / 1000))
     .first();
-  const cron = { ...cronRun, ...after, reportedChanges: changed, wallMs: cronWallMs, eligible: CRON_JOBS };
+  const percentiles = (list) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return { samples: sorted.length, p50Ms: sorted[Math.floor(sorted.length / 2)], p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))], maxMs: sorted.at(-1) };
+  };
+  const concurrentGet = { ...percentiles(duringCron.get), floorB: percentiles(duringCron.floor) };
+  const cron = { ...cronRun, ...after, reportedChanges: changed, wallMs: cronWallMs, eligible: CRON_JOBS, concurrentGet };
   if (cron.refreshed + cron.expired !== CRON_JOBS) problems.push(`cron changed ${JSON.stringify(after)}, not ${CRON_JOBS} jobs`);
-  step(`cron: refreshed ${cron.refreshed}, expired ${cron.expired}, ${cron.trips} round trips, ${cron.wallMs.toFixed(0)} ms`);
+  step(`cron: refreshed ${cron.refreshed}, expired ${cron.expired}, ${cron.trips} round trips, ${cron.wallMs.toFixed(0)} ms; a concurrent GET's p99 ${concurrentGet.p99Ms?.toFixed(1)} ms, floor (b)'s ${concurrentGet.floorB.p99Ms?.toFixed(1)} ms (${concurrentGet.samples} each)`);
+
+  // --- event hand-over by the shard's relay (DESIGN 22), idle and under 80 writes/s --------
+  const handOver = {};
+  const relayWriter = await createEmployer(db, kv, "Bench Relay Ltd.", "unlimited");
+  const relayLoad = await createEmployer(db, kv, "Bench Relay Load Ltd.", "unlimited");
+  const relayLoadJobs = await seedJobs(db, relayLoad.employerId, HANDOVER_LOAD_JOBS, { description: descriptionOf(500) });
+  const handOverLoad = { apiKey: relayLoad.apiKey, first: relayLoadJobs.first, last: relayLoadJobs.last, perSecond: HANDOVER_LOAD_PER_SECOND };
+  for (const [label, load] of [["idle", null], ["load", handOverLoad]]) {
+    const measured = await measureHandOver(origin, db, { writer: relayWriter, samples: HANDOVER_SAMPLES, load });
+    problems.push(...measured.problems);
+    handOver[label] = measured;
+    step(`hand-over ${label}: p50 ${measured.p50Ms?.toFixed(1)} ms, p99 ${measured.p99Ms?.toFixed(1)} ms over ${measured.samples} writes${load ? `, other writes ${JSON.stringify(measured.load.statuses)}` : ""}`);
+  }
 
   // --- description cleaning inside workerd ----------------------------------------------
   const cleaning = {};
@@ -414,6 +450,7 @@ try {
     trips,
     sequential,
     cron,
+    handOver,
     cleaning,
     cleanerFloor,
     hostile,

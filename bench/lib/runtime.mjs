@@ -34,7 +34,10 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
     // leave the machine.
     r2Buckets: workerOptions.r2Buckets,
     queueProducers: workerOptions.queueProducers,
+    // DESIGN 22: one relay per shard, whichever Worker pokes it: the API's, as deployed.
+    durableObjects: Object.fromEntries(Object.entries(workerOptions.durableObjects ?? {}).map(([binding, target]) => [binding, { ...target, scriptName: "api" }])),
   };
+  if (!bindings.durableObjects.RELAY) throw new Error("wrangler.toml [env.load] declares no RELAY Durable Object");
   if (!bindings.d1Databases?.BOARD_DB) throw new Error("wrangler.toml [env.load] declares no BOARD_DB database");
   if (!Object.values(bindings.queueProducers ?? {}).some((q) => q.queueName === BOARD_QUEUE)) {
     throw new Error(`wrangler.toml [env.load] declares no producer for ${BOARD_QUEUE}`);
