@@ -22,7 +22,8 @@ function chooseShard(remote, requested) {
     if (!shardNumbers(remote).includes(shard)) throw new Error(`--shard must be one of: ${shardNumbers(remote).join(", ")}.`);
     return shard;
   }
-  const counts = queryEveryShard("SELECT count(*) AS employers FROM employers WHERE test_of IS NULL", remote);
+  // A moved employer counts in the shard it lives in, not where it left a tombstone.
+  const counts = queryEveryShard("SELECT count(*) AS employers FROM employers WHERE test_of IS NULL AND moved_to IS NULL", remote);
   return counts.reduce((best, next) => (next.rows[0].employers < best.rows[0].employers ? next : best)).shard;
 }
 
@@ -38,11 +39,11 @@ function insertEmployer(name, plan, remote, shard) {
   return id;
 }
 
-/** The shard of live employer `employerId` (ids are unique across shards), or undefined. */
+/** The shard live employer `employerId` lives in (ids are unique across shards; a moved one left tombstones elsewhere), or undefined. */
 export function shardOfEmployer(employerId, remote = false) {
   const id = Number(employerId);
   if (!Number.isSafeInteger(id) || id < 1) throw new Error("--employer must be an employer id.");
-  return queryEveryShard(`SELECT id FROM employers WHERE id = ${id} AND test_of IS NULL`, remote).find(({ rows }) => rows.length)?.shard;
+  return queryEveryShard(`SELECT id FROM employers WHERE id = ${id} AND test_of IS NULL AND moved_to IS NULL`, remote).find(({ rows }) => rows.length)?.shard;
 }
 
 /**
@@ -65,7 +66,7 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
   } catch (error) {
     // D1 and KV cannot share a transaction: undo the employer, so a failure leaves neither half.
     try {
-      query(`DELETE FROM employers WHERE id = ${Number(id)}`, remote, shardBinding(shard));
+      query(`DELETE FROM api_keys WHERE employer_id = ${Number(id)}; DELETE FROM employers WHERE id = ${Number(id)}`, remote, shardBinding(shard));
     } catch {
       throw new Error(`${error.message}\nThe key was not stored, and employer ${id} could not be removed: delete it by hand.`);
     }
@@ -74,10 +75,15 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
   return { employerId: id, apiKey, shard };
 }
 
-/** The key's record in KV (DESIGN 7, 22): its employer, whether it is a test key, and the employer's shard (omitted for 0). */
+/**
+ * The key's record in KV (DESIGN 7, 22): its employer, whether it is a test key, and the employer's
+ * shard (omitted for 0); and its hash in the shard's list of its employers' keys (api_keys), which
+ * moving the employer reads to rewrite the record.
+ */
 export async function putKey(apiKey, employerId, remote = false, { test = false, shard = 0 } = {}) {
   const hash = await hashApiKey(apiKey);
   const record = { employerId, ...(test && { test: true }), ...(shard && { shard }) };
+  query(`INSERT INTO api_keys (hash, employer_id, created_at) VALUES (${sqlString(hash)}, ${Number(employerId)}, ${Date.now()})`, remote, shardBinding(shard));
   wrangler(["kv", "key", "put", hash, JSON.stringify(record), `--binding=${KEYS_BINDING}`, ...target(remote)]);
 }
 
@@ -102,14 +108,18 @@ export async function findKey(apiKey, remote = false) {
 }
 
 export async function revokeKey(apiKey, remote = false) {
-  if (!(await findKey(apiKey, remote))) return false;
-  wrangler(["kv", "key", "delete", await hashApiKey(apiKey), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+  const record = await findKey(apiKey, remote);
+  if (!record) return false;
+  const hash = await hashApiKey(apiKey);
+  wrangler(["kv", "key", "delete", hash, `--binding=${KEYS_BINDING}`, ...target(remote)]);
+  // Off its shard's list too (a key made before the list was never on it).
+  query(`DELETE FROM api_keys WHERE hash = ${sqlString(hash)}`, remote, shardBinding(record.shard ?? 0));
   return true;
 }
 
-/** Employers with how many live keys each has (keys themselves are only stored hashed). */
+/** Employers with how many live keys each has (keys themselves are only stored hashed); each once, in the shard it lives in. */
 export function listEmployers(remote = false) {
-  const employers = queryEveryShard("SELECT id, name, plan, test_of AS testOf, created_at AS createdAt FROM employers ORDER BY id", remote).flatMap(({ shard, rows }) =>
+  const employers = queryEveryShard("SELECT id, name, plan, test_of AS testOf, created_at AS createdAt FROM employers WHERE moved_to IS NULL ORDER BY id", remote).flatMap(({ shard, rows }) =>
     rows.map((row) => ({ ...row, shard })),
   );
   const entries = JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, ...target(remote)]));

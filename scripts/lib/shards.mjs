@@ -9,8 +9,8 @@ import { claimShardSql, shardBinding, shardOfDatabaseSql } from "../../src/shard
 import { query, withRetries, wrangler, target } from "./wrangler.mjs";
 
 const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
-/** Where `wrangler dev` and `wrangler d1 … --local` keep local D1 databases (the state npm run dev serves). */
-const LOCAL_D1 = fileURLToPath(new URL("../../.wrangler/state/v3/d1/miniflare-D1DatabaseObject", import.meta.url));
+/** Where `wrangler dev` and `wrangler d1 … --local` keep local state (the state npm run dev serves), unless told --persist-to. */
+const LOCAL_STATE = fileURLToPath(new URL("../../.wrangler/state", import.meta.url));
 
 /** The shards the target binds, in order: 0 (DB), then 1, 2 … while DB_k is declared; each with its D1 database's name and id. */
 export function shardDatabases(remote) {
@@ -27,16 +27,16 @@ export const shardNumbers = (remote) => shardDatabases(remote).map(({ shard }) =
 
 /**
  * A shard's size in bytes: D1's own figure for a deployed database; locally the size of the
- * SQLite files wrangler keeps for it (miniflare names each by an HMAC of the database id).
+ * SQLite files wrangler keeps for it in `state` (miniflare names each by an HMAC of the database id).
  */
-export function shardBytes({ name, id }, remote) {
+export function shardBytes({ name, id }, remote, state = LOCAL_STATE) {
   if (remote) {
     const info = JSON.parse(wrangler(["d1", "info", name, "--json"]));
     return info.file_size ?? info.database_size ?? null;
   }
   const key = createHash("sha256").update("miniflare-D1DatabaseObject").digest();
   const nameHmac = createHmac("sha256", key).update(id).digest().subarray(0, 16);
-  const file = join(LOCAL_D1, `${Buffer.concat([nameHmac, createHmac("sha256", key).update(nameHmac).digest().subarray(0, 16)]).toString("hex")}.sqlite`);
+  const file = join(state, "v3", "d1", "miniflare-D1DatabaseObject", `${Buffer.concat([nameHmac, createHmac("sha256", key).update(nameHmac).digest().subarray(0, 16)]).toString("hex")}.sqlite`);
   return [file, `${file}-wal`].reduce((bytes, part) => bytes + (existsSync(part) ? statSync(part).size : 0), 0);
 }
 
@@ -55,7 +55,7 @@ export function migrateShards(remote, extraArgs = []) {
   }
 }
 
-/** Runs SQL in each shard; returns `[{ shard, rows }]`. */
-export function queryEveryShard(sql, remote) {
-  return shardNumbers(remote).map((shard) => ({ shard, rows: query(sql, remote, shardBinding(shard)) }));
+/** Runs SQL in each shard; returns `[{ shard, rows }]`. `extraArgs`: where local state lives (--persist-to DIR). */
+export function queryEveryShard(sql, remote, extraArgs = []) {
+  return shardNumbers(remote).map((shard) => ({ shard, rows: query(sql, remote, shardBinding(shard), extraArgs) }));
 }

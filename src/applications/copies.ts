@@ -39,6 +39,14 @@ export async function enqueueEmails(env: Pick<Env, "EMAIL_QUEUE" | "SHARD">, ids
 type Attempt = (outcome: EmailAttempt) => Promise<void>;
 
 /**
+ * DESIGN 22: an email of an employer being moved is sent once the move is done: its outcome could
+ * not be recorded now (the triggers refuse it), and an email sent but not recorded would be sent
+ * again. Of one moved away, the message finds nothing here later, and the cron's sweep of the
+ * shard it moved to hands the email over again.
+ */
+const WHILE_MOVING_DELAY_SECONDS = 30;
+
+/**
  * One send: on success recorded sent; on failure retried by the queue on the delivery
  * contract's schedule, then failed. The application itself is stored already: nothing is lost.
  */
@@ -64,6 +72,7 @@ async function sendCopy(message: Message<QueuedEmail>, env: Env, db: Database, a
   if (!application || application.emailStatus !== "pending") return message.ack();
   const record: Attempt = (outcome) => recordEmailAttempt(db, application.id, outcome);
   const job = await findJobForCopy(db, application.jobId);
+  if (job?.employerLocked) return message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
   if (!job?.applicationEmail) {
     await record({ status: "failed" });
     return message.ack();
@@ -88,6 +97,7 @@ async function sendToApplicant(message: Message<QueuedEmail>, env: Env, db: Data
   const { email, application } = found;
   const record: Attempt = (outcome) => recordApplicantEmailAttempt(db, email.id, outcome);
   const job = await findJobForCopy(db, application.jobId);
+  if (job?.employerLocked) return message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
   await sendOnce(message, env, email.attempts, record, async () =>
     composeApplicantEmail(
       {

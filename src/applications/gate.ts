@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { shardsOfBoardJobs } from "../board/pages";
 import type { AppEnv } from "../env";
 import { atShard, isShard } from "../shards/bindings";
+import { followedShard, followMovedEmployer } from "../shards/follow";
 import { canonicalContentType, isJsonMediaType } from "../http/middleware/json-body";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { UnsupportedMediaTypeError } from "../http/problem";
@@ -31,11 +32,16 @@ export const applyGate = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * DESIGN 22: an application to a board job is written in the job's shard, which the board's own
  * row of the job names (one read of the board, never a search of the shards). A job not on the
- * board keeps shard 0, where the application's own check answers 404.
+ * board keeps shard 0, where the application's own check answers 404. A shard its employer has
+ * left since (the board learns it from the new shard's repair) is followed: the application is
+ * taken where the employer lives (src/shards/follow.ts).
  */
 export const applyInJobShard = createMiddleware<AppEnv>(async (c, next) => {
   const id = Number(c.req.param("id"));
-  const shard = Number.isSafeInteger(id) && id > 0 ? (await shardsOfBoardJobs(c.env, [id])).get(id) : undefined;
+  const home = Number.isSafeInteger(id) && id > 0 ? (await shardsOfBoardJobs(c.env, [id])).get(id) : undefined;
+  const followed = `job:${id}`;
+  const shard = followedShard(c.env, followed) ?? home?.shard;
   if (shard !== undefined && isShard(c.env, shard)) c.env = atShard(c.env, shard);
   await next();
+  await followMovedEmployer(c, followed, home?.employerId ?? undefined);
 });

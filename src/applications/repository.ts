@@ -5,6 +5,7 @@ import { guard, guardReason } from "../db/guards";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
 import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
+import { ofUnlockedEmployer } from "../shards/locks";
 
 export type ApplicationRecord = typeof applications.$inferSelect;
 /** An application as read for an answer: its row, the emails sent to the applicant (JSON) and how often it moved. */
@@ -196,7 +197,8 @@ export async function dueEmailCopies(db: Database, dueBefore: number, limit: num
 /** For the cron: a chunk of the applications older than the retention (their résumés' keys are recorded by a trigger). */
 export function expiredApplications(db: Database, before: number, chunk: Chunk): ChunkWork {
   const { ids, last } = windowOf({ table: applications, key: applications.receivedAt, range: lt(applications.receivedAt, before), id: applications.id })(chunk);
-  return { last, statements: [db.delete(applications).where(sql`${applications.id} IN (${ids})`)] };
+  // DESIGN 22: not of an employer locked by a move (its trigger would refuse the chunk); a later run takes them.
+  return { last, statements: [db.delete(applications).where(sql`${applications.id} IN (${ids}) AND ${ofUnlockedEmployer(applications.employerId)}`)] };
 }
 
 export async function pendingResumeDeletions(db: Database, limit: number): Promise<string[]> {
@@ -252,7 +254,8 @@ export function dueDecisionNotices(now: number, data: SQL, chunk: Chunk): ChunkW
     range: and(isNotNull(applications.decisionNoticeAt), lte(applications.decisionNoticeAt, now))!,
     id: applications.id,
   })(chunk);
-  const due = sql`id IN (${ids})`;
+  // DESIGN 22: not of an employer locked by a move (its triggers would refuse the chunk); a later run notices them.
+  const due = sql`id IN (${ids}) AND ${ofUnlockedEmployer(sql.raw("employer_id"))}`;
   return {
     last,
     statements: [

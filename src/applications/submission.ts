@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { ConflictError, NotFoundError, ValidationError, type FieldError } from "../http/problem";
+import { ConflictError, EmployerMovingError, NotFoundError, ValidationError, type FieldError } from "../http/problem";
+import { EmployerMovedError, MOVING_RETRY_AFTER_SECONDS } from "../shards/locks";
 import { toFieldErrors } from "../http/validation";
 import { findPublished, findTestJob } from "../jobs/published";
 import { checkAnswers, type Question } from "../screening";
@@ -99,6 +100,9 @@ export async function submitApplication(env: Env, db: Database, jobId: number, s
   const test = submission.testSpaceId !== undefined;
   const job = test ? await findTestJob(db, submission.testSpaceId!, jobId, now) : await findPublished(db, jobId, now);
   if (!job) throw new NotFoundError(test ? "Your test space has no open job with this id." : "No job on the board has this id.");
+  // DESIGN 22: the employer moved away (served again where it lives), or is moving (a 503 to retry).
+  if (job.employerMovedTo !== null) throw new EmployerMovedError(job.employerMovedTo);
+  if (job.employerFrozen) throw new EmployerMovingError(MOVING_RETRY_AFTER_SECONDS);
   if (job.routingTypeId !== ROUTING_EMAIL) {
     throw new ConflictError(
       "applications-not-collected",

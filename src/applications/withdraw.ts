@@ -1,7 +1,9 @@
 import type { Database } from "../db/client";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Env } from "../env";
-import { atShard, isShard } from "../shards/bindings";
+import { atShard, isShard, shardDatabase } from "../shards/bindings";
+import { followedShard, serveAgain } from "../shards/follow";
+import { lockOf } from "../shards/locks";
 import { ConflictError } from "../http/problem";
 import { isFinal } from "./pipeline";
 import { findByWithdrawToken } from "./repository";
@@ -61,9 +63,35 @@ export async function withdrawByLink(env: Env, db: Database, token: string) {
 }
 
 
-/** DESIGN 22: the withdraw pages work in the shard their token names (a token naming none stays in shard 0, and finds nothing there). */
+/**
+ * DESIGN 22: where an application whose link names `shard` lives when its employer moved away
+ * since: among the shards this one's tombstones name (a few, usually none), the one holding the
+ * token. Undefined: none.
+ */
+async function shardHoldingToken(env: Env, shard: number, token: string): Promise<number | undefined> {
+  const { results } = await shardDatabase(env, shard).prepare("SELECT DISTINCT moved_to AS movedTo FROM employers WHERE moved_to IS NOT NULL").all<{ movedTo: number }>();
+  const hash = await tokenHash(token);
+  for (const { movedTo } of results) {
+    if (!isShard(env, movedTo)) continue;
+    const held = await shardDatabase(env, movedTo).prepare("SELECT 1 FROM applications WHERE withdraw_token_hash = ?").bind(hash).first();
+    if (held) return movedTo;
+  }
+  return undefined;
+}
+
+/**
+ * DESIGN 22: the withdraw pages work in the shard their token names (a token naming none stays in
+ * shard 0, and finds nothing there). A link made before its employer moved names the shard it
+ * left: a link not found there, or refused there as moved, is served again where it is now.
+ */
 export const inWithdrawTokenShard = createMiddleware<AppEnv>(async (c, next) => {
-  const shard = shardOfWithdrawToken(c.req.path.slice(c.req.path.lastIndexOf("/") + 1));
+  const token = c.req.path.slice(c.req.path.lastIndexOf("/") + 1);
+  const named = shardOfWithdrawToken(token);
+  const followed = `token:${token}`;
+  const shard = followedShard(c.env, followed) ?? named;
   if (shard !== undefined && isShard(c.env, shard)) c.env = atShard(c.env, shard);
   await next();
+  if (shard === undefined || !isShard(c.env, shard) || (c.res.status !== 404 && lockOf(c.error) !== "moved")) return;
+  const holding = await shardHoldingToken(c.env, shard, token);
+  if (holding !== undefined) await serveAgain(c, followed, holding);
 });

@@ -18,10 +18,10 @@ export async function boardJobForPage(
   env: Pick<Env, "BOARD_DB">,
   jobId: number,
   nowSeconds: number,
-): Promise<{ state: "open"; job: BoardJob; shard: number } | { state: "gone" } | { state: "unknown" }> {
+): Promise<{ state: "open"; job: BoardJob; shard: number; employerId: number } | { state: "gone" } | { state: "unknown" }> {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
   const row = await boardJob(db, jobId, nowSeconds);
-  if (row) return { state: "open", job: toBoardJob(row), shard: row.shard };
+  if (row) return { state: "open", job: toBoardJob(row), shard: row.shard, employerId: row.employerId };
   return (await wasListed(db, jobId)) ? { state: "gone" } : { state: "unknown" };
 }
 
@@ -104,12 +104,18 @@ export function sitemapJobs(env: Pick<Env, "BOARD_DB">, fromJobId: number, nowSe
   return boardSitemapPage(db, fromJobId, SITEMAP_JOBS, nowSeconds);
 }
 
+/** DESIGN 22: where the board says a job lives: its shard, and its employer while the job is on the board. */
+export interface JobHome {
+  shard: number;
+  employerId: number | null;
+}
+
 /**
  * DESIGN 22: the employer-side shard of each of these jobs, from the board's own record of them,
  * so that a public write finds its shard without trying them all. A job the board never heard of
  * is absent.
  */
-export async function shardsOfBoardJobs(env: Pick<Env, "BOARD_DB">, jobIds: number[]): Promise<Map<number, number>> {
+export async function shardsOfBoardJobs(env: Pick<Env, "BOARD_DB">, jobIds: number[]): Promise<Map<number, JobHome>> {
   const db = createBoardDatabase(env.BOARD_DB.withSession("first-unconstrained"));
-  return new Map((await boardJobShards(db, jobIds)).map((row) => [row.jobId, row.shard]));
+  return new Map((await boardJobShards(db, jobIds)).map(({ jobId, shard, employerId }) => [jobId, { shard, employerId }]));
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { shardOf } from "../shards/bindings";
-import { employerNames, visibleJobRevisions, visibleJobs } from "../jobs/published";
+import { employerNames, employersMovedAway, visibleJobRevisions, visibleJobs } from "../jobs/published";
 import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
 import { removeStrayJobs, renameEmployer } from "./database/writes";
@@ -112,7 +112,11 @@ export async function repairBoard(
     if (stale.length) await repair(stale);
     outcome.repaired += stale.length;
     const wantedIds = new Set(compared.map((job) => job.id));
-    const strays = [...boardRevision].filter(([jobId]) => !wantedIds.has(jobId)).map(([jobId, revision]) => ({ jobId, revision }));
+    const missing = onBoard.filter((row) => row.jobId <= upTo && !wantedIds.has(row.jobId));
+    // DESIGN 22: a row naming this shard for a job whose employer moved away is no stray: the
+    // shard it moved to repairs it (finding it missing from its own rows), naming itself.
+    const movedAway = await employersMovedAway(db, [...new Set(missing.map((row) => row.employerId))]);
+    const strays = missing.filter((row) => !movedAway.has(row.employerId)).map(({ jobId, revision }) => ({ jobId, revision }));
     if (strays.length) {
       await batch(board, [removeStrayJobs(strays)]);
       outcome.removed += strays.length;

@@ -31,9 +31,19 @@ export const employers = sqliteTable(
     // DESIGN 21: an employer's test space is an employer row of its own, reached only by
     // jpa_test_ keys; it names the employer it belongs to. Null for a live employer.
     testOf: integer("test_of").references((): AnySQLiteColumn => employers.id),
+    // DESIGN 22: while the employer is moved to another shard (src/shards/move.ts), when it was
+    // frozen (ms): triggers then refuse every write of its rows (drizzle/0023). Null: not moving.
+    frozenAt: integer("frozen_at"),
+    // DESIGN 22: the shard the employer moved to; this row is then a tombstone that requests
+    // routed here by a stale cache follow (src/shards/follow.ts), and it refuses writes too.
+    // Null: the employer lives in this shard.
+    movedTo: integer("moved_to"),
   },
   (t) => [
     uniqueIndex("employers_test_of_unique").on(t.testOf).where(sql`${t.testOf} IS NOT NULL`),
+    // The locked employers (moving, or moved away): the cron's statements leave their rows alone
+    // with `employer_id NOT IN (…)`, read from this small index (src/shards/locks.ts).
+    index("employers_locked_idx").on(t.id).where(sql`${t.frozenAt} IS NOT NULL OR ${t.movedTo} IS NOT NULL`),
     check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
     check("employers_posting_rules_check", sql`${t.postingRules} IN ('warn', 'enforce')`),
     check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),

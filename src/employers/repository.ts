@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
 import { EMPLOYER_RENAMED } from "../events/types";
+import { EmployerMovedError } from "../shards/locks";
 import type { EmployerSettings, PostingRulesMode } from "./schemas";
 
 /** The employer's settings and their revision (which grows with every change). */
@@ -23,13 +24,20 @@ const COLUMNS = sql`id, name, ontario_employees AS ontarioEmployees, federally_r
 
 const toEmployer = (row: EmployerRow): Employer => ({ ...row, federallyRegulated: Boolean(row.federallyRegulated) });
 
-/** The read of one employer, for a caller's own batch (one round trip with its other reads). */
+/**
+ * The read of one employer, for a caller's own batch (one round trip with its other reads). A row
+ * that is a tombstone (DESIGN 22: the employer moved to another shard) is no answer: the request
+ * is served again where it moved (EmployerMovedError, src/shards/follow.ts).
+ */
 export function employerStatement(db: Database, id: number): { statement: D1PreparedStatement; employer(result: D1Result): Employer | undefined } {
   return {
-    statement: toStatement(db, sql`SELECT ${COLUMNS} FROM employers WHERE id = ${id}`),
+    statement: toStatement(db, sql`SELECT ${COLUMNS}, moved_to AS movedTo FROM employers WHERE id = ${id}`),
     employer: (result) => {
-      const row = result.results[0] as EmployerRow | undefined;
-      return row ? toEmployer(row) : undefined;
+      const row = result.results[0] as (EmployerRow & { movedTo: number | null }) | undefined;
+      if (!row) return undefined;
+      const { movedTo, ...employer } = row;
+      if (movedTo !== null) throw new EmployerMovedError(movedTo);
+      return toEmployer(employer);
     },
   };
 }

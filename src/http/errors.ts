@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isTransient } from "../db/transient-errors";
-import { BadRequestError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
+import { EmployerMovedError, lockOf, MOVING_RETRY_AFTER_SECONDS } from "../shards/locks";
+import { BadRequestError, EmployerMovingError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
 
 /** How long a client waits after a 503 from a busy database (its retries here took well under a second). */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -21,6 +22,10 @@ export function handleError(error: Error, c: Context): Response {
   if (error instanceof ProblemError) return problemResponse(c, error);
   // What a library throws keeps its status (DESIGN 5); only the truly unexpected is a 500.
   if (error instanceof HTTPException && error.status >= 400 && error.status < 500) return problemResponse(c, libraryProblem(error, c));
+  // DESIGN 22a: the database refused a write of an employer being moved (its triggers name it),
+  // and the batch stored nothing. A route to a shard it already left ("moved") is followed before
+  // it gets here (src/shards/follow.ts); one that is not (the follows used up) is a moment's wait too.
+  if (error instanceof EmployerMovedError || lockOf(error)) return problemResponse(c, new EmployerMovingError(MOVING_RETRY_AFTER_SECONDS));
   // D1 stayed busy or unreachable through the database client's retries (src/db/client.ts).
   const transient = isTransient(error);
   console.error(

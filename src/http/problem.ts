@@ -116,6 +116,22 @@ export class ServiceUnavailableError extends ProblemError {
   }
 }
 
+/**
+ * DESIGN 22a: the employer's data is being moved to another database. Its reads are served; its
+ * writes are refused (nothing stored) until the move is done, minutes at most.
+ */
+export class EmployerMovingError extends ProblemError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      503,
+      "employer-moving",
+      "Your data is being moved.",
+      `Your jobs and settings are being moved to another database: reading works, writing resumes within minutes. Nothing of this request was stored; retry after ${retryAfterSeconds} seconds (a POST retried with the same Idempotency-Key is never applied twice).`,
+      { headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
+  }
+}
+
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export function problemResponse(c: Context, problem: ProblemError): Response {

@@ -38,7 +38,10 @@ const PROBLEM_DESCRIPTIONS = {
     "with `field`, `rule`, `law` and `message`; nothing was stored).",
   429: "Rate limit exceeded; see Retry-After.",
   500: "Unexpected error; quote the requestId when asking for help.",
-  503: "The database is briefly unavailable (busy or unreachable after retries); retry after Retry-After seconds.",
+  503:
+    "The database is briefly unavailable (busy or unreachable after retries: `/problems/service-unavailable`), or your data is being moved to " +
+    "another database (`/problems/employer-moving`: reads are served, writes are refused, nothing of the request stored, for the minutes the move " +
+    "takes); retry after Retry-After seconds.",
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

@@ -7,6 +7,7 @@ import { scheduledEventSource, unchangedJobEventSource } from "./repository";
 import { employers, jobExpiryNotices, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
+import { ofUnlockedEmployer } from "../shards/locks";
 import { cronBounds, firstChunk, runChunked, windowOf, type Chunk, type ChunkedRule, type Query, type RuleProgress } from "../scheduled/chunks";
 
 export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
@@ -20,12 +21,17 @@ interface RuleChunk {
   event?: { type: JobEventType; source: SQL };
 }
 
-/** The jobs a rule changes in a chunk: those it reads of `range` (in `key` order) that meet its `other` conditions. */
+/**
+ * The jobs a rule changes in a chunk: those it reads of `range` (in `key` order) that meet its
+ * `other` conditions, of an employer not locked by a move (DESIGN 22): the triggers would refuse
+ * the whole chunk for one such job. Its jobs stay eligible, for a run once the move is done; the
+ * window goes on past them, so they never hold the others back.
+ */
 function jobsOfChunk(range: SQL, key: SQLiteColumn, other?: SQL) {
   const window = windowOf({ table: jobs, key, range, other, id: jobs.id });
   return (chunk: Chunk) => {
     const { ids, last } = window(chunk);
-    return { last, jobs: sql`${jobs.id} IN (${ids})` };
+    return { last, jobs: sql`${jobs.id} IN (${ids}) AND ${ofUnlockedEmployer(jobs.employerId)}` };
   };
 }
 

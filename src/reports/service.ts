@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { ValidationError } from "../http/problem";
@@ -21,9 +22,17 @@ export const ReportSchema = z.object({
     .refine((text) => text === null || z.string().email().safeParse(text).success, "email must be a valid email address, or left empty."),
 });
 
-/** Stores a report of a job on the board; a 400 naming each bad field. */
-export async function reportJob(db: Database, jobId: number, fields: Record<string, unknown>): Promise<void> {
+/**
+ * Stores a report of a job on the board; a 400 naming each bad field. DESIGN 22: stored only
+ * where the job is, unless `evenWithoutJob` (a report outlives its posting); false when this shard
+ * holds no such job and nothing was stored.
+ */
+export async function reportJob(db: Database, jobId: number, fields: Record<string, unknown>, { evenWithoutJob = false } = {}): Promise<boolean> {
   const parsed = ReportSchema.safeParse(fields);
   if (!parsed.success) throw new ValidationError(toFieldErrors(parsed.error.issues));
-  await db.insert(jobReports).values({ jobId, ...parsed.data, createdAt: Date.now() });
+  const { reason, details, email } = parsed.data;
+  const stored = await db.all(sql`INSERT INTO ${jobReports} (job_id, reason, details, email, created_at)
+    SELECT ${jobId}, ${reason}, ${details}, ${email}, ${Date.now()} WHERE ${evenWithoutJob ? sql`true` : sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId})`}
+    RETURNING id`);
+  return stored.length > 0;
 }

@@ -1,22 +1,30 @@
 import { sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
+import { ofUnlockedEmployer } from "../shards/locks";
 import { DAY_MS } from "./rules";
 import type { JobView } from "./views";
 
 // DESIGN 21: the views table's one write (a whole queue batch) and the stats' one read.
 
-/** Adds the views in one statement; views of a job deleted meanwhile are dropped. */
-export async function addViews(db: Database, views: JobView[]): Promise<void> {
-  if (views.length === 0) return;
-  await toStatement(
+/**
+ * Adds the views in one statement; returns those it did not count: of a job this shard does not
+ * hold (deleted meanwhile, or moved with its employer), or of an employer locked by a move
+ * (DESIGN 22), whose trigger would refuse the whole statement.
+ */
+export async function addViews(db: Database, views: JobView[]): Promise<JobView[]> {
+  if (views.length === 0) return [];
+  const { results } = await toStatement(
     db,
     sql`INSERT INTO job_views (job_id, day, views)
       SELECT v.job_id, v.day, v.views FROM (
         SELECT json_extract(value, '$.jobId') AS job_id, json_extract(value, '$.day') AS day, json_extract(value, '$.views') AS views FROM json_each(${JSON.stringify(views)})
       ) v
-      WHERE EXISTS (SELECT 1 FROM jobs WHERE id = v.job_id)
-      ON CONFLICT (job_id, day) DO UPDATE SET views = views + excluded.views`,
-  ).run();
+      WHERE EXISTS (SELECT 1 FROM jobs WHERE id = v.job_id AND ${ofUnlockedEmployer(sql.raw("employer_id"))})
+      ON CONFLICT (job_id, day) DO UPDATE SET views = views + excluded.views
+      RETURNING job_id AS jobId, day`,
+  ).all<{ jobId: number; day: number }>();
+  const counted = new Set(results.map((row) => `${row.jobId}.${row.day}`));
+  return views.filter((view) => !counted.has(`${view.jobId}.${view.day}`));
 }
 
 /**

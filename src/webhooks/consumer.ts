@@ -1,9 +1,9 @@
 import { createDatabase, type Database } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
-import { findEvents } from "../events/repository";
+import { findEvents, type EventRecord } from "../events/repository";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import type { Env } from "../env";
-import { atShard, shardOf } from "../shards/bindings";
+import { atShard, isShard, shardOf } from "../shards/bindings";
 import { attemptDelivery } from "./delivery";
 import { findMessage, insertEventMessages, markEnqueued, recordAttempt } from "./messages";
 import { employersWithEnabledEndpoints } from "./repository";
@@ -31,16 +31,35 @@ export async function enqueueMessages(env: Pick<Env, "WEBHOOK_QUEUE" | "SHARD">,
   if (db) await markEnqueued(db, ids, Date.now());
 }
 
+/** Shards followed from the one an event was recorded in, at most (a chain of moves). */
+const MAX_FOLLOWS = 3;
+/** DESIGN 22: the events or attempts of an employer being moved wait this long, then come again. */
+const WHILE_MOVING_DELAY_SECONDS = 30;
+
 /**
- * Events handed over by events (DESIGN 16) become messages for the endpoints that listen, which
- * go back to the queue for their first attempt. Should the hand-over fail after the messages
- * were written, the cron's sweep hands them over.
+ * Events handed over by events (DESIGN 16) become messages for the endpoints that listen, in the
+ * shard `env` names, which go back to the queue for their first attempt. Should the hand-over fail
+ * after the messages were written, the cron's sweep hands them over. DESIGN 22: an event stays in
+ * the outbox of the shard it was recorded in, while its employer may have moved since: its
+ * endpoints and messages are then in the shard it moved to, where it is fanned out. Returns
+ * whether some waited for an employer being moved (the notice comes again for them; the others
+ * make no second message then: one per event and endpoint).
  */
-async function fanOut(env: Env, db: Database, notice: EventNotice): Promise<void> {
-  const events = await findEvents(db, notice.events);
-  const listening = await employersWithEnabledEndpoints(db, events.map((event) => event.employerId));
-  const messages = await insertEventMessages(db, events.filter((event) => listening.has(event.employerId)), Date.now());
+async function fanOut(env: Env, db: Database, events: EventRecord[], follows = 0): Promise<boolean> {
+  const { listening, locked } = await employersWithEnabledEndpoints(db, events.map((event) => event.employerId));
+  const messages = await insertEventMessages(db, events.filter((event) => listening.has(event.employerId) && !locked.has(event.employerId)), Date.now());
   await enqueueMessages(env, messages);
+  let waiting = events.some((event) => locked.get(event.employerId) === null);
+  const moved = Map.groupBy(
+    events.filter((event) => locked.get(event.employerId) != null),
+    (event) => locked.get(event.employerId)!,
+  );
+  for (const [shard, theirs] of moved) {
+    if (follows >= MAX_FOLLOWS || !isShard(env, shard)) continue;
+    const there = atShard(env, shard);
+    waiting = (await fanOut(there, createDatabase(there.DB), theirs, follows + 1)) || waiting;
+  }
+  return waiting;
 }
 
 /**
@@ -51,6 +70,10 @@ async function fanOut(env: Env, db: Database, notice: EventNotice): Promise<void
 async function attempt(env: Env, db: Database, message: Message<QueuedMessage>): Promise<void> {
   const row = await findMessage(db, message.body.id);
   if (!row || row.status !== "pending") return message.ack();
+  // DESIGN 22: not delivered while its outcome could not be recorded (a delivery made but not
+  // recorded is made again). Moved away meanwhile, it is gone from here the next time, and the
+  // cron's sweep of the shard it moved to hands it over (the copy cleared its hand-over).
+  if (row.employerLocked) return message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
   const now = Date.now();
   const outcome = await attemptDelivery(env, db, row, now);
   if (outcome.skipped) return message.ack();
@@ -77,8 +100,9 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookQueueBody>,
       let db = databases.get(shardOf(shardEnv));
       if (!db) databases.set(shardOf(shardEnv), (db = createDatabase(shardEnv.DB)));
       if (!("events" in body)) return attempt(shardEnv, db, message as Message<QueuedMessage>);
-      await fanOut(shardEnv, db, body);
-      message.ack();
+      const waiting = await fanOut(shardEnv, db, await findEvents(db, body.events));
+      if (waiting) message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
+      else message.ack();
     }),
   );
 }

@@ -1,16 +1,28 @@
-import { and, count, desc, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import type { EventRecord } from "../events/repository";
 import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
+import { ofUnlockedEmployer } from "../shards/locks";
 import { webhookMessages } from "./tables";
 
 // The messages of webhooks (DESIGN 13): one per (event, subscribed endpoint), and the delivery log.
 
 export type MessageRow = typeof webhookMessages.$inferSelect;
 
-export async function findMessage(db: Database, id: string): Promise<MessageRow | undefined> {
-  return db.select().from(webhookMessages).where(eq(webhookMessages.id, id)).get();
+/**
+ * A message to attempt, with whether its employer is locked by a move (DESIGN 22: being moved, or
+ * moved away), read in the same statement.
+ */
+export async function findMessage(db: Database, id: string): Promise<(MessageRow & { employerLocked: number }) | undefined> {
+  return db
+    .select({
+      ...getTableColumns(webhookMessages),
+      employerLocked: sql<number>`coalesce((SELECT frozen_at IS NOT NULL OR moved_to IS NOT NULL FROM employers WHERE id = ${webhookMessages.employerId}), 0)`,
+    })
+    .from(webhookMessages)
+    .where(eq(webhookMessages.id, id))
+    .get();
 }
 
 /** One statement whatever the number of ids. */
@@ -89,6 +101,9 @@ export async function dueMessages(db: Database, dueBefore: number, limit: number
         eq(webhookMessages.status, "pending"),
         lte(webhookMessages.nextAttemptAt, dueBefore),
         or(isNull(webhookMessages.enqueuedAt), lt(webhookMessages.enqueuedAt, webhookMessages.nextAttemptAt)),
+        // DESIGN 22: an employer being moved is handed over again once it lives in one shard (its
+        // messages' hand-over, marked here, would be refused); one moved away, by its new shard.
+        ofUnlockedEmployer(webhookMessages.employerId),
       ),
     )
     .limit(limit);
@@ -98,7 +113,8 @@ export async function dueMessages(db: Database, dueBefore: number, limit: number
 /** For the cron: the delivery log keeps 30 days; a chunk at a time. */
 export function expiredMessages(db: Database, before: number, chunk: Chunk): ChunkWork {
   const { ids, last } = windowOf({ table: webhookMessages, key: webhookMessages.createdAt, range: lt(webhookMessages.createdAt, before) })(chunk);
-  return { last, statements: [db.delete(webhookMessages).where(sql`rowid IN (${ids})`)] };
+  // DESIGN 22: not of an employer locked by a move (its trigger would refuse the chunk); a later run takes them.
+  return { last, statements: [db.delete(webhookMessages).where(sql`rowid IN (${ids}) AND ${ofUnlockedEmployer(webhookMessages.employerId)}`)] };
 }
 
 /** A message for one endpoint whatever it subscribes to (webhook.test); its id. */

@@ -1,6 +1,8 @@
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { inList } from "../db/lists";
 import type { Database } from "../db/client";
+import { employers } from "../db/schema";
+import { ofUnlockedEmployer, throwIfMoved } from "../shards/locks";
 import { webhookEndpoints } from "./tables";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -8,8 +10,14 @@ type NewEndpoint = typeof webhookEndpoints.$inferInsert;
 
 const ofEmployer = (employerId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.employerId, employerId));
 
+/** The employer's endpoints, with whether it moved away from this shard in the same round trip (DESIGN 22: none are here then). */
 export async function listEndpoints(db: Database, employerId: number): Promise<EndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.employerId, employerId)).orderBy(webhookEndpoints.id);
+  const [endpoints, [employer]] = await db.batch([
+    db.select().from(webhookEndpoints).where(eq(webhookEndpoints.employerId, employerId)).orderBy(webhookEndpoints.id),
+    db.select({ movedTo: employers.movedTo }).from(employers).where(eq(employers.id, employerId)),
+  ]);
+  throwIfMoved(employer);
+  return endpoints;
 }
 
 export async function findEndpoint(db: Database, employerId: number, id: number): Promise<EndpointRow | undefined> {
@@ -20,19 +28,22 @@ export async function findEndpointById(db: Database, id: number): Promise<Endpoi
   return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
 }
 
-/** Which of these employers have an enabled endpoint: the events of the others fan out to nothing. */
-export async function employersWithEnabledEndpoints(db: Database, employerIds: number[]): Promise<Set<number>> {
-  if (employerIds.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ employerId: webhookEndpoints.employerId })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.enabled, true),
-        inList(webhookEndpoints.employerId, [...new Set(employerIds)]),
-      ),
-    );
-  return new Set(rows.map((row) => row.employerId));
+/**
+ * Which of these employers have an enabled endpoint (the events of the others fan out to
+ * nothing), and, in the same statement, which are locked by a move (DESIGN 22): each with the
+ * shard it moved to, null while it moves.
+ */
+export async function employersWithEnabledEndpoints(db: Database, employerIds: number[]): Promise<{ listening: Set<number>; locked: Map<number, number | null> }> {
+  if (employerIds.length === 0) return { listening: new Set(), locked: new Map() };
+  const ids = [...new Set(employerIds)];
+  const rows = await db.all<{ employerId: number; locked: number; movedTo: number | null }>(sql`
+    SELECT DISTINCT employer_id AS employerId, 0 AS locked, NULL AS movedTo FROM ${webhookEndpoints} WHERE enabled = 1 AND ${inList(sql.raw("employer_id"), ids)}
+    UNION ALL
+    SELECT id, 1, moved_to FROM employers WHERE ${inList(sql.raw("id"), ids)} AND (frozen_at IS NOT NULL OR moved_to IS NOT NULL)`);
+  return {
+    listening: new Set(rows.filter((row) => !row.locked).map((row) => row.employerId)),
+    locked: new Map(rows.filter((row) => row.locked).map((row) => [row.employerId, row.movedTo])),
+  };
 }
 
 /**
@@ -71,5 +82,13 @@ export function disableFailingEndpoints(db: Database, since: number) {
   return db
     .update(webhookEndpoints)
     .set({ enabled: false })
-    .where(and(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.failingSince), lt(webhookEndpoints.failingSince, since)));
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        isNotNull(webhookEndpoints.failingSince),
+        lt(webhookEndpoints.failingSince, since),
+        // DESIGN 22: not of an employer locked by a move (its trigger would refuse the statement).
+        ofUnlockedEmployer(webhookEndpoints.employerId),
+      ),
+    );
 }

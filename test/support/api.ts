@@ -19,6 +19,13 @@ export interface TestEmployer {
 /** Shard k's database, as the Worker binds it (DB, DB_1). */
 export const shardDb = (shard: number) => (shard === 0 ? env.DB : env[`DB_${shard}`]!);
 
+/** The key's record in KV, and its hash in its shard's list of keys (DESIGN 22), as `npm run keys` writes them. */
+async function putKey(apiKey: string, shard: number, record: { employerId: number; [member: string]: unknown }) {
+  const hash = await hashApiKey(apiKey);
+  await shardDb(shard).prepare("INSERT INTO api_keys (hash, employer_id, created_at) VALUES (?, ?, ?)").bind(hash, record.employerId, Date.now()).run();
+  await env.API_KEYS.put(hash, JSON.stringify(record));
+}
+
 /** A real employer row in its shard (0 unless told) and its hashed key in KV, as `npm run keys -- create` makes them. */
 export async function createEmployer(
   options: { name?: string; plan?: "standard" | "unlimited"; shard?: number } = {},
@@ -30,7 +37,7 @@ export async function createEmployer(
     .first<{ id: number }>();
   const employerId = row!.id;
   const apiKey = `test_${crypto.randomUUID()}`;
-  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify(shard ? { employerId, shard } : { employerId }));
+  await putKey(apiKey, shard, shard ? { employerId, shard } : { employerId });
   return { employerId, apiKey, name, shard };
 }
 
@@ -44,7 +51,7 @@ export async function createTestKey(employer: TestEmployer): Promise<TestEmploye
   const space = await db.prepare(TEST_SPACE_ID_SQL).bind(employer.employerId).first<{ id: number }>();
   const apiKey = `${TEST_KEY_PREFIX}${crypto.randomUUID()}`;
   const record = { employerId: space!.id, test: true, ...(employer.shard && { shard: employer.shard }) };
-  await env.API_KEYS.put(await hashApiKey(apiKey), JSON.stringify(record));
+  await putKey(apiKey, employer.shard, record);
   return { employerId: space!.id, apiKey, name: employer.name, shard: employer.shard };
 }
 

@@ -26,6 +26,8 @@ export interface BoardJobRow {
   employerName: string;
   /** DESIGN 22: the employer side's shard of the job, where a write to it (an application, a report) goes. */
   shard: number;
+  /** DESIGN 22: its employer, whose tombstone a write to a shard it left follows. */
+  employerId: number;
 }
 
 export interface BoardFilter {
@@ -114,21 +116,32 @@ export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: n
 export async function boardJob(db: BoardDatabase, jobId: number, now: number): Promise<BoardJobRow | undefined> {
   const rows = await all<BoardJobRow>(
     db,
-    sql`SELECT b.job, e.name AS employerName, b.shard FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
+    sql`SELECT b.job, e.name AS employerName, b.shard, b.employer_id AS employerId FROM board_jobs b JOIN board_employers e ON e.employer_id = b.employer_id
       WHERE b.job_id = ${jobId} AND b.close_date > ${now}`,
   );
   return rows[0];
 }
 
 /** For the cron's comparison: the board's jobs of one shard after `afterJobId`, by job id. */
-export function boardRevisionsPage(db: BoardDatabase, shard: number, afterJobId: number, limit: number): Promise<{ jobId: number; revision: number }[]> {
-  return all(db, sql`SELECT job_id AS jobId, revision FROM board_jobs WHERE shard = ${shard} AND job_id > ${afterJobId} ORDER BY job_id LIMIT ${limit}`);
+export function boardRevisionsPage(db: BoardDatabase, shard: number, afterJobId: number, limit: number): Promise<{ jobId: number; revision: number; employerId: number }[]> {
+  return all(
+    db,
+    sql`SELECT job_id AS jobId, revision, employer_id AS employerId FROM board_jobs WHERE shard = ${shard} AND job_id > ${afterJobId} ORDER BY job_id LIMIT ${limit}`,
+  );
 }
 
-/** DESIGN 22: the shard of each of these jobs, as the board heard it from the job's newest change (a job it never heard of is left out). */
-export function boardJobShards(db: BoardDatabase, jobIds: number[]): Promise<{ jobId: number; shard: number }[]> {
+/**
+ * DESIGN 22: the shard of each of these jobs, as the board heard it from the job's newest change
+ * (a job it never heard of is left out), and its employer while the job is on the board (null once
+ * it left): the employer whose tombstone a public write follows when the shard is one it left.
+ */
+export function boardJobShards(db: BoardDatabase, jobIds: number[]): Promise<{ jobId: number; shard: number; employerId: number | null }[]> {
   if (jobIds.length === 0) return Promise.resolve([]);
-  return all(db, sql`SELECT job_id AS jobId, shard FROM board_revisions WHERE job_id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`);
+  return all(
+    db,
+    sql`SELECT r.job_id AS jobId, r.shard, b.employer_id AS employerId FROM board_revisions r LEFT JOIN board_jobs b ON b.job_id = r.job_id
+      WHERE r.job_id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`,
+  );
 }
 
 /** For the cron's comparison: the employers' names the board shows, after `afterEmployerId`. */

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { findApiKey, type ApiKeyRecord } from "../../auth/api-keys";
 import type { AppEnv } from "../../env";
 import { atShard, isShard } from "../../shards/bindings";
+import { followedShard, followMovedEmployer } from "../../shards/follow";
 import { UnauthorizedError } from "../problem";
 import { countFailedAuthentication } from "./rate-limit";
 
@@ -33,7 +34,12 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   if (!caller || !isShard(c.env, caller.shard ?? 0)) throw new UnauthorizedError("The API key is not valid.");
   c.set("employerId", caller.employerId);
   c.set("testSpace", caller.test === true);
-  // DESIGN 22: from here on the request sees its employer's shard as its bindings (DB included).
-  c.env = atShard(c.env, caller.shard ?? 0);
+  // DESIGN 22: from here on the request sees its employer's shard as its bindings (DB included):
+  // the one its key's record names, or, served again after a move, the one it moved to.
+  const followed = `employer:${caller.employerId}`;
+  c.env = atShard(c.env, followedShard(c.env, followed) ?? caller.shard ?? 0);
   await next();
+  // A record cached before its employer moved routes here; an answer that found nothing of the
+  // employer's is checked against its row, and served again where it lives (src/shards/follow.ts).
+  await followMovedEmployer(c, followed, caller.employerId);
 });

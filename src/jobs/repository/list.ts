@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { movedToColumn, throwIfMoved } from "../../shards/locks";
 import type { JobStatus } from "../schemas";
 import { locationsJson } from "./columns";
 import type { JobHeaderRow } from "./rows";
@@ -56,9 +57,10 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
   }
   const where = sql.join(conditions, sql` AND `);
   const from = indexed ? sql`job_search CROSS JOIN jobs j ON j.id = job_search.rowid - ${first}` : sql`jobs j`;
+  // DESIGN 22: with the total, whether the employer moved away from this shard (it then has no job here).
   const total = term
-    ? sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`
-    : sql`SELECT coalesce(sum(total), 0) AS total FROM job_counts
+    ? sql`SELECT count(*) AS total, ${movedToColumn(employerId)} FROM ${from} WHERE ${where}`
+    : sql`SELECT coalesce(sum(total), 0) AS total, ${movedToColumn(employerId)} FROM job_counts
           WHERE employer_id = ${employerId} ${filter.status ? sql`AND status = ${filter.status}` : sql``}`;
   const [page, totals] = await batch(db, [
     sql`
@@ -75,6 +77,8 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
       ORDER BY j.publish_date DESC, j.id DESC`,
     total,
   ]);
-  return { rows: page.results as JobHeaderRow[], total: (totals.results[0] as { total: number }).total };
+  const counted = totals.results[0] as { total: number; movedTo: number | null };
+  throwIfMoved(counted);
+  return { rows: page.results as JobHeaderRow[], total: counted.total };
 }
 

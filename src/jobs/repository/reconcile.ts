@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import type { RecordedEvent } from "../../events/outbox";
 import { recordEvents } from "../../events/outbox";
 import { deletedJobSource, scheduledEventSource } from "./event-sources";
+import { movedToColumn, throwIfMoved } from "../../shards/locks";
 import { batch, writeBatch } from "./statements";
 
 // DESIGN 21: reconcile, set-based. The list travels as one JSON parameter read with json_each,
@@ -27,8 +28,15 @@ const affectedJson = (condition: SQL) =>
 
 /** The dry run: what reconcile would change, in one read. */
 export async function unlistedJobs(db: Database, employerId: number, referenceIds: string[]): Promise<Affected[]> {
-  const [result] = await batch(db, [sql`SELECT ${affectedJson(unlisted(employerId, referenceIds))} AS affected`]);
-  return JSON.parse((result.results[0] as { affected: string }).affected) as Affected[];
+  const [result] = await batch(db, [sql`SELECT ${affectedJson(unlisted(employerId, referenceIds))} AS affected, ${movedToColumn(employerId)}`]);
+  return answerOf(result);
+}
+
+/** The answer read first, with whether the employer moved away (DESIGN 22: nothing of it is here then, and nothing was changed). */
+function answerOf(result: D1Result): Affected[] {
+  const row = result.results[0] as { affected: string; movedTo: number | null };
+  throwIfMoved(row);
+  return JSON.parse(row.affected) as Affected[];
 }
 
 /**
@@ -56,6 +64,6 @@ export async function reconcileJobs(
           sql`UPDATE jobs SET status = 'archived', updated_at = max(updated_at, ${now}), revision = revision + 1 WHERE ${condition}`,
         ]
       : [recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource} FROM jobs WHERE ${condition}`), sql`DELETE FROM jobs WHERE ${condition}`];
-  const results = await writeBatch(db, [sql`SELECT ${affected} AS affected`, ...extras(answer), ...change], events);
-  return JSON.parse((results[0].results[0] as { affected: string }).affected) as Affected[];
+  const results = await writeBatch(db, [sql`SELECT ${affected} AS affected, ${movedToColumn(employerId)}`, ...extras(answer), ...change], events);
+  return answerOf(results[0]);
 }

@@ -1,0 +1,99 @@
+// DESIGN 22: the runner of `npm run shards -- move` (src/shards/move.ts runs the move itself):
+// each batch of statements one `wrangler d1 execute`, each shard by its binding, the keys through
+// `wrangler kv bulk`. Locally (the state `npm run dev` serves, or --persist-to) or --remote.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isReadOnly } from "../../src/db/transient-errors.ts";
+import { shardBinding } from "../../src/shards/identity.ts";
+import { shardNumbers } from "./shards.mjs";
+import { KEYS_BINDING, sqlString, target, withRetries, wrangler } from "./wrangler.mjs";
+
+/**
+ * SQL text one `--command` carries at most: Linux passes an argument of at most 128 KiB, and D1
+ * takes a statement of at most 100 KB. A batch larger than this goes as a file (locally, one D1
+ * batch all the same; remotely, D1's import, which also applies it whole or not at all).
+ */
+const COMMAND_BYTES = 90_000;
+/** Locally files have no such limit: batches are bounded by the move's rows per batch. */
+const LOCAL_BATCH_BYTES = 4_000_000;
+/** KV's bulk reads take at most 100 keys a request. */
+const KEYS_PER_READ = 100;
+
+/** A value written into SQL: a text holding NUL (which no command line carries) as its bytes in hex. */
+function literal(value) {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new RangeError(`not a number SQL can hold: ${value}`);
+    return String(value);
+  }
+  const text = String(value);
+  return text.includes("\u0000") ? `CAST(X'${Buffer.from(text, "utf8").toString("hex")}' AS TEXT)` : sqlString(text);
+}
+
+/** A statement with its values written in (wrangler binds none); the move's SQL holds `?` only as placeholders. */
+function inline({ sql, params }) {
+  let next = 0;
+  const text = sql.replace(/\?/g, () => literal(params[next++]));
+  if (next !== params.length) throw new Error(`a statement with ${next} placeholders got ${params.length} values: ${sql.slice(0, 80)}`);
+  return text;
+}
+
+/** Runs `run(file)` with `text` in a temporary file, removed after. */
+function withFile(text, run) {
+  const dir = mkdtempSync(join(tmpdir(), "jpa-move-"));
+  try {
+    const file = join(dir, "batch.sql");
+    writeFileSync(file, text);
+    return run(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The move's databases and keys through wrangler. `extraArgs`: where local state lives (--persist-to DIR). */
+export function moveThroughWrangler(remote, extraArgs = []) {
+  const where = [...target(remote), ...extraArgs];
+  const dbs = {
+    shards: shardNumbers(remote),
+    batchBytes: remote ? COMMAND_BYTES : LOCAL_BATCH_BYTES,
+    async batch(shard, statements) {
+      const text = statements.map(inline).join(";\n");
+      const args = ["d1", "execute", shardBinding(shard), ...where, "--json"];
+      const readOnly = statements.every((statement) => isReadOnly(statement.sql));
+      const out = withRetries(
+        () => (text.length <= COMMAND_BYTES ? wrangler([...args, "--command", text]) : withFile(text, (file) => wrangler([...args, "--file", file, ...(remote ? ["--yes"] : [])]))),
+        readOnly,
+      );
+      return JSON.parse(out.slice(out.indexOf("["))).map((result) => result.results ?? []);
+    },
+  };
+  const keys = {
+    async get(hashes) {
+      const found = new Map();
+      for (let i = 0; i < hashes.length; i += KEYS_PER_READ) {
+        const values = withFile(JSON.stringify(hashes.slice(i, i + KEYS_PER_READ)), (file) =>
+          JSON.parse(wrangler(["kv", "bulk", "get", file, `--binding=${KEYS_BINDING}`, ...where])),
+        );
+        for (const [hash, { value }] of Object.entries(values)) {
+          let record = null;
+          try {
+            record = value === null ? null : JSON.parse(value);
+          } catch {
+            // not a key's record
+          }
+          found.set(hash, record);
+        }
+      }
+      return found;
+    },
+    async put(records) {
+      const entries = [...records].map(([key, record]) => ({ key, value: JSON.stringify(record) }));
+      withFile(JSON.stringify(entries), (file) => wrangler(["kv", "bulk", "put", file, `--binding=${KEYS_BINDING}`, ...where]));
+    },
+    async hashes() {
+      return JSON.parse(wrangler(["kv", "key", "list", `--binding=${KEYS_BINDING}`, ...where])).map((entry) => entry.name);
+    },
+  };
+  return { dbs, keys };
+}

@@ -1,0 +1,40 @@
+import type { Env } from "../env";
+import { shardDatabase, shardNumbers } from "./bindings";
+import type { KeyRecords, MoveDatabases } from "./move";
+import type { Row } from "./move-plan";
+
+// DESIGN 22: the move's runner over the Worker's own bindings (the tests move employers with it;
+// the shards command has its own over wrangler, scripts/lib/move.mjs). Values are bound, so a
+// batch's size is bounded by D1's own limits only: the rows per batch (MAX_ROWS) bound it first.
+
+/** A batch's SQL text and values, at most: well within what one D1 call takes. */
+const BATCH_BYTES = 4_000_000;
+
+export function moveThroughBindings(env: Env): { dbs: MoveDatabases; keys: KeyRecords } {
+  return {
+    dbs: {
+      shards: shardNumbers(env),
+      batchBytes: BATCH_BYTES,
+      async batch(shard, statements) {
+        const d1 = shardDatabase(env, shard);
+        const results = await d1.batch(statements.map((statement) => d1.prepare(statement.sql).bind(...statement.params)));
+        return results.map((result) => result.results as Row[]);
+      },
+    },
+    keys: {
+      get: async (hashes) => new Map(await Promise.all(hashes.map(async (hash) => [hash, await env.API_KEYS.get(hash, "json")] as const))),
+      async put(records) {
+        for (const [hash, record] of records) await env.API_KEYS.put(hash, JSON.stringify(record));
+      },
+      async hashes() {
+        const names: string[] = [];
+        for (let cursor: string | undefined; ; ) {
+          const page = await env.API_KEYS.list(cursor ? { cursor } : {});
+          names.push(...page.keys.map((key) => key.name));
+          if (page.list_complete) return names;
+          cursor = page.cursor;
+        }
+      },
+    },
+  };
+}

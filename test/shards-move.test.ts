@@ -1,0 +1,413 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { hashApiKey } from "../src/auth/api-keys";
+import { moveEmployer, MoveFailed, MoveRefused, type MoveHooks } from "../src/shards/move";
+import { moveThroughBindings } from "../src/shards/move-bindings";
+import { LEFT_BEHIND, MOVED_TABLES } from "../src/shards/move-plan";
+import type { MoveStage } from "../src/shards/move-stages";
+import { repairAtOnce, repairBoard } from "../src/board/reconcile";
+import { atShard } from "../src/shards/bindings";
+import { consumeViewsBatch } from "../src/stats/consumer";
+import { consumeWebhookBatch } from "../src/webhooks/consumer";
+import { BASE, createEmployer, createTestKey, request, shardDb } from "./support/api";
+import { settleBoard } from "./support/board";
+import { postJob } from "./support/jobs";
+import { queueBatch, recordingQueue } from "./support/webhook-queue";
+
+// DESIGN 22, 22a: moving an employer, its test space with it, between shards while the service
+// runs (src/shards/move.ts), run here over the Worker's own bindings.
+
+const { dbs, keys } = moveThroughBindings(env);
+const move = (employerId: number, to: number, hooks: MoveHooks = {}, scanKeys = false) => moveEmployer(dbs, keys, { employerId, to, scanKeys }, hooks);
+
+const rowsIn = async (shard: number, sql: string, ...params: unknown[]) => (await shardDb(shard).prepare(sql).bind(...params).all()).results;
+const countIn = async (shard: number, sql: string, ...params: unknown[]) => ((await shardDb(shard).prepare(`SELECT count(*) AS n FROM ${sql}`).bind(...params).first<{ n: number }>())!.n);
+let address = 0;
+const fromAddress = () => ({ "CF-Connecting-IP": `10.23.${Math.floor(++address / 200)}.${address % 200}` });
+
+/** Every moved table's rows of these employers, as each shard has them (rowid left out: each shard numbers its own). */
+async function snapshot(shard: number, ids: number[]) {
+  const list = ids.join(", ");
+  const tables: Record<string, unknown[]> = {};
+  for (const table of MOVED_TABLES) {
+    const rows = await rowsIn(shard, `SELECT * FROM ${table.table} WHERE ${table.rows(list)}`);
+    tables[table.table] = rows
+      .map((row) => Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([column]) => !table.ownColumns?.includes(column))))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+  return tables;
+}
+
+/** An employer with something in every moved table: jobs (one with a place of its own and a long description), a webhook and its messages, applications with their history and emails, a view, a notice, a report, idempotency records, a test space with a job. */
+async function populatedEmployer(shard = 0) {
+  const employer = await createEmployer({ name: `Movable ${shard} ${crypto.randomUUID().slice(0, 6)}`, shard });
+  const testKey = await createTestKey(employer);
+  const hook = await request("/webhooks", { method: "POST", apiKey: employer.apiKey, json: { url: "https://receiver.example/moves" } });
+  expect(hook.status).toBe(201);
+  const job = await postJob(employer, {
+    title: "Moving Clerk",
+    status: "active",
+    referenceId: `MOVE-${crypto.randomUUID()}`,
+    locations: [{ description: "Smalltown Nowhere, NS" }],
+    applicantRoutingType: { id: 1 },
+    applicationEmail: "hr@moving.example",
+    description: `<p>${"Long description. ".repeat(2_000)}</p>`,
+  });
+  const created = await request("/jobs", {
+    method: "POST",
+    apiKey: employer.apiKey,
+    json: { title: "Second Desk", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }] },
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+  });
+  expect(created.status).toBe(201);
+  const testJob = await postJob(testKey, { title: "Rehearsal", status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@moving.example" });
+  await settleBoard();
+  const applied = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "Ada Mover", email: "ada@example.com" }, headers: fromAddress() });
+  expect(applied.status).toBe(201);
+  const application = await applied.json<any>();
+  const moved = await request(`/applications/${application.id}`, { method: "PUT", apiKey: employer.apiKey, json: { status: "reviewing" } });
+  expect(moved.status).toBe(200);
+  const testApplied = await request(`/jobs/${testJob.id}/applications/test`, { method: "POST", apiKey: testKey.apiKey, json: { name: "Test Applicant", email: "t@example.com" } });
+  expect(testApplied.status).toBe(201);
+  const db = shardDb(shard);
+  await db.prepare("INSERT INTO job_views (job_id, day, views) VALUES (?, 20000, 3)").bind(job.id).run();
+  await db.prepare("INSERT INTO job_expiry_notices (job_id, close_date) SELECT id, close_date FROM jobs WHERE id = ?").bind(job.id).run();
+  await db.prepare("INSERT INTO job_reports (job_id, reason, details, email, created_at) VALUES (?, 'other', 'Moves a lot.', NULL, ?)").bind(job.id, Date.now()).run();
+  await db
+    .prepare(
+      `INSERT INTO webhook_messages (id, event_id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, enqueued_at, created_at)
+       VALUES (?, NULL, ?, ?, 'webhook.test', ?, '{}', 'delivered', 1, NULL, ?, ?)`,
+    )
+    .bind(`msg_${crypto.randomUUID().replaceAll("-", "")}`, employer.employerId, (await hook.json<any>()).id, Date.now(), Date.now(), Date.now())
+    .run();
+  return { employer, testKey, job, testJob, application };
+}
+
+describe("the move's plan covers every employer-side table (DESIGN 22)", () => {
+  it("every table naming an employer, a job or an application is moved, or left behind for a stated reason", async () => {
+    const { results } = await env.DB.prepare(
+      `SELECT m.name AS tableName, group_concat(p.name) AS columns FROM sqlite_master m JOIN pragma_table_info(m.name) p
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name NOT LIKE 'd1_%' AND m.name NOT LIKE '_cf_%'
+         AND p.name IN ('employer_id', 'owner_employer_id', 'job_id', 'application_id', 'test_of') GROUP BY m.name`,
+    ).all<{ tableName: string }>();
+    const covered = new Set([...MOVED_TABLES.map((table) => table.table), ...Object.keys(LEFT_BEHIND)]);
+    expect(results.map((row) => row.tableName).filter((table) => !covered.has(table))).toEqual([]);
+  });
+});
+
+describe("moving an employer from shard 0 to 1 and back (DESIGN 22, 22a)", () => {
+  it("every row is in the target with the same ids, the source holds only the tombstone; nothing of another employer of either shard changes", async () => {
+    const { employer, testKey } = await populatedEmployer(0);
+    const bystanders = [await populatedEmployer(0), await populatedEmployer(1)];
+    const ids = [employer.employerId, testKey.employerId];
+    const before = await snapshot(0, ids);
+    const others = await Promise.all(bystanders.map((b) => snapshot(b.employer.shard, [b.employer.employerId, b.testKey.employerId])));
+    expect(before.jobs.length).toBe(3);
+    for (const table of MOVED_TABLES) expect(before[table.table].length, table.table).toBeGreaterThan(0);
+
+    const lines: string[] = [];
+    const outcome = await move(employer.employerId, 1, { log: (line) => lines.push(line) });
+    expect(outcome).toMatchObject({ employerId: employer.employerId, from: 0, to: 1 });
+    expect(outcome.rows).toBe(Object.values(before).reduce((sum, rows) => sum + rows.length, 0));
+    expect(lines.some((line) => line.startsWith("verified"))).toBe(true);
+
+    expect(await snapshot(1, ids)).toEqual(before);
+    const left = await snapshot(0, ids);
+    expect(Object.entries(left).filter(([table, rows]) => table !== "employers" && rows.length > 0)).toEqual([]);
+    expect(await rowsIn(0, "SELECT id, frozen_at AS frozenAt, moved_to AS movedTo FROM employers WHERE id IN (?, ?) ORDER BY id", ...ids)).toEqual(
+      ids.map((id) => ({ id, frozenAt: null, movedTo: 1 })),
+    );
+    expect(await rowsIn(1, "SELECT id, frozen_at AS frozenAt, moved_to AS movedTo FROM employers WHERE id IN (?, ?) ORDER BY id", ...ids)).toEqual(
+      ids.map((id) => ({ id, frozenAt: null, movedTo: null })),
+    );
+    // Its counters moved with its jobs (the jobs triggers kept them), its events stayed in the outbox.
+    expect(await countIn(0, "job_counts WHERE employer_id = ?", employer.employerId)).toBe(0);
+    expect(await rowsIn(1, "SELECT status, total FROM job_counts WHERE employer_id = ? ORDER BY status", employer.employerId)).toEqual([
+      { status: "active", total: 1 },
+      { status: "draft", total: 1 },
+    ]);
+    expect(await countIn(0, "events WHERE employer_id = ?", employer.employerId)).toBeGreaterThan(0);
+    expect(await countIn(1, "events WHERE employer_id = ?", employer.employerId)).toBe(0);
+    // No résumé of a moved application is listed for the cron to delete.
+    expect(await countIn(0, "resume_deletions")).toBe(0);
+    // The keys' records name the target.
+    expect(await env.API_KEYS.get(await hashApiKey(employer.apiKey), "json")).toEqual({ employerId: employer.employerId, shard: 1 });
+    expect(await env.API_KEYS.get(await hashApiKey(testKey.apiKey), "json")).toEqual({ employerId: testKey.employerId, test: true, shard: 1 });
+    expect(await Promise.all(bystanders.map((b) => snapshot(b.employer.shard, [b.employer.employerId, b.testKey.employerId])))).toEqual(others);
+
+    // And back, the same way (its rows are all numbered in shard 0's range).
+    const back = await move(employer.employerId, 0);
+    expect(back).toMatchObject({ from: 1, to: 0, rows: outcome.rows });
+    expect(await snapshot(0, ids)).toEqual(before);
+    expect(Object.entries(await snapshot(1, ids)).filter(([table, rows]) => table !== "employers" && rows.length > 0)).toEqual([]);
+    expect(await rowsIn(0, "SELECT moved_to AS movedTo FROM employers WHERE id = ?", employer.employerId)).toEqual([{ movedTo: null }]);
+    expect(await rowsIn(1, "SELECT moved_to AS movedTo FROM employers WHERE id = ?", employer.employerId)).toEqual([{ movedTo: 0 }]);
+    expect(await env.API_KEYS.get(await hashApiKey(employer.apiKey), "json")).toEqual({ employerId: employer.employerId });
+    expect(await Promise.all(bystanders.map((b) => snapshot(b.employer.shard, [b.employer.employerId, b.testKey.employerId])))).toEqual(others);
+  });
+});
+
+describe("requests reach the employer wherever it lives (DESIGN 22: a stale route follows moved_to)", () => {
+  it("after a move, its API key works for GET, PUT and lists, with its record cached before the move and with a KV record still naming the old shard", async () => {
+    const { employer, testKey, job } = await populatedEmployer(0);
+    // Cached in this isolate with shard 0 before the move (the cache keeps a record 60 s).
+    expect((await request(`/jobs/${job.id}`, { apiKey: employer.apiKey })).status).toBe(200);
+    await move(employer.employerId, 1);
+    const stale = `test_${crypto.randomUUID()}`;
+    await env.API_KEYS.put(await hashApiKey(stale), JSON.stringify({ employerId: employer.employerId }));
+    let title = "Moving Clerk";
+    for (const apiKey of [employer.apiKey, stale]) {
+      const read = await request(`/jobs/${job.id}`, { apiKey });
+      expect(read.status, apiKey).toBe(200);
+      expect((await read.json<any>()).title).toBe(title);
+      const list = await (await request("/jobs?pageSize=10", { apiKey })).json<any>();
+      expect(list.paging.total).toBe(apiKey === stale ? 3 : 2);
+      expect((await (await request("/webhooks", { apiKey })).json<any>()).data.length).toBe(1);
+      expect((await (await request("/employer", { apiKey })).json<any>()).name).toBe(employer.name);
+      title = `Moved Clerk ${apiKey.slice(-4)}`;
+      const put = await request(`/jobs/${job.id}`, { method: "PUT", apiKey, json: { title } });
+      expect(put.status).toBe(200);
+      expect(await rowsIn(1, "SELECT title FROM jobs WHERE id = ?", job.id)).toEqual([{ title }]);
+      const created = await request("/jobs", { method: "POST", apiKey, json: { title: "Hired After The Move", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }] } });
+      expect(created.status).toBe(201);
+      expect(await countIn(1, "jobs WHERE id = ?", (await created.json<any>()).id)).toBe(1);
+    }
+    // The test space's key too; nothing was written to the shard it left.
+    expect((await request("/jobs", { apiKey: testKey.apiKey })).status).toBe(200);
+    expect(await countIn(0, "jobs WHERE employer_id = ?", employer.employerId)).toBe(0);
+  });
+
+  it("a public application to its job, whose board row still names the old shard, is stored where the employer lives now; its withdraw link, naming the old shard, works", async () => {
+    const { employer, job } = await populatedEmployer(0);
+    const applied = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "Before Move", email: "before@example.com" }, headers: fromAddress() });
+    const { id: before } = await applied.json<any>();
+    const [{ link }] = (await rowsIn(0, "SELECT withdraw_link AS link FROM applicant_emails WHERE application_id = ?", before)) as { link: string }[];
+    await move(employer.employerId, 1);
+    const onBoard = await env.BOARD_DB.prepare("SELECT shard FROM board_revisions WHERE job_id = ?").bind(job.id).first<{ shard: number }>();
+    expect(onBoard).toEqual({ shard: 0 });
+    const after = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "After Move", email: "after@example.com" }, headers: fromAddress() });
+    expect(after.status).toBe(201);
+    const { id } = await after.json<any>();
+    expect(await countIn(1, "applications WHERE id = ? AND job_id = ?", id, job.id)).toBe(1);
+    expect(await countIn(0, "applications WHERE id = ?", id)).toBe(0);
+    const path = new URL(link).pathname;
+    expect(path).toMatch(/^\/withdraw\/[A-Za-z0-9_-]{43}$/);
+    expect((await request(`https://api.test${path}`, { undocumented: true })).status).toBe(200);
+    expect((await request(`https://api.test${path}`, { method: "POST", undocumented: true })).status).toBe(200);
+    expect(await rowsIn(1, "SELECT status FROM applications WHERE id = ?", before)).toEqual([{ status: "withdrawn" }]);
+  });
+});
+
+describe("the public side and the queues reach the employer wherever it lives (DESIGN 22)", () => {
+  it("a report from its job's page, a view counted by the views queue: stored where it lives now, the board's row still naming the old shard", async () => {
+    const { employer, job } = await populatedEmployer(0);
+    await move(employer.employerId, 1);
+    const report = new FormData();
+    report.set("reason", "fraud");
+    report.set("details", "Asks for a fee after the move.");
+    const reported = await request(`${BASE}/jobs/${job.id}-moving-clerk/report`, { method: "POST", body: report, redirect: "manual", undocumented: true, headers: fromAddress() });
+    expect(reported.status).toBe(303);
+    expect(await countIn(1, "job_reports WHERE job_id = ? AND details = 'Asks for a fee after the move.'", job.id)).toBe(1);
+    expect(await countIn(0, "job_reports WHERE job_id = ?", job.id)).toBe(0);
+    const day = 30_000;
+    const views = { queue: "job-posting-views", messages: [{ id: "v1", timestamp: new Date(), attempts: 1, body: [{ jobId: job.id, day, views: 4 }], ack() {}, retry() {} }], ackAll() {}, retryAll() {} };
+    await consumeViewsBatch(views as unknown as MessageBatch<never>, env);
+    expect(await rowsIn(1, "SELECT views FROM job_views WHERE job_id = ? AND day = ?", job.id, day)).toEqual([{ views: 4 }]);
+    expect(await countIn(0, "job_views WHERE job_id = ?", job.id)).toBe(0);
+  });
+
+  it("the webhooks fan-out of events still in the old shard's outbox writes their messages where the employer lives now, and waits while it moves", async () => {
+    const { employer } = await populatedEmployer(0);
+    const recorded = ((await rowsIn(0, "SELECT id FROM events WHERE employer_id = ? AND type LIKE 'job.%'", employer.employerId)) as { id: string }[]).map((e) => e.id);
+    expect(recorded.length).toBeGreaterThan(0);
+    await move(employer.employerId, 1, {
+      afterStage: async (stage) => {
+        if (stage !== "copied") return;
+        const { queue, bodies } = recordingQueue();
+        const { batch, outcomes } = queueBatch([{ shard: 0, events: recorded }]);
+        await consumeWebhookBatch(batch, { ...env, WEBHOOK_QUEUE: queue });
+        expect(outcomes).toEqual([{ id: "notice-0", retryDelay: 30 }]);
+        expect(bodies).toEqual([]);
+      },
+    });
+    const { queue, bodies } = recordingQueue();
+    const { batch, outcomes } = queueBatch([{ shard: 0, events: recorded }]);
+    await consumeWebhookBatch(batch, { ...env, WEBHOOK_QUEUE: queue });
+    expect(outcomes).toEqual([{ id: "notice-0", ack: true }]);
+    const list = recorded.map((id) => `'${id}'`).join(", ");
+    expect(await countIn(1, `webhook_messages WHERE event_id IN (${list})`)).toBe(recorded.length);
+    expect(await countIn(0, `webhook_messages WHERE event_id IN (${list})`)).toBe(0);
+    expect(bodies.map((body) => ("shard" in body ? body.shard : undefined))).toEqual(recorded.map(() => 1));
+  });
+
+  it("the board's repair: the old shard keeps the moved employer's board rows (no stray), the new one takes them over", async () => {
+    const { employer, job } = await populatedEmployer(0);
+    await move(employer.employerId, 1);
+    const now = Date.now();
+    const shardOfBoardRow = () => env.BOARD_DB.prepare("SELECT shard FROM board_jobs WHERE job_id = ?").bind(job.id).first<{ shard: number }>();
+    expect(await shardOfBoardRow()).toEqual({ shard: 0 });
+    const old = atShard(env, 0);
+    expect((await repairBoard(old, now, { inFlightSeconds: 0, repair: repairAtOnce(old, now) })).removed).toBe(0);
+    expect(await shardOfBoardRow()).toEqual({ shard: 0 });
+    const moved = atShard(env, 1);
+    await repairBoard(moved, now, { inFlightSeconds: 0, repair: repairAtOnce(moved, now) });
+    expect(await shardOfBoardRow()).toEqual({ shard: 1 });
+  });
+});
+
+describe("the keys of an employer (DESIGN 22: its records name the shard it lives in)", () => {
+  it("a key its shard does not list (made before the list) is found by listing KV, and its record rewritten", async () => {
+    const employer = await createEmployer();
+    await env.DB.prepare("DELETE FROM api_keys WHERE employer_id = ?").bind(employer.employerId).run();
+    const lines: string[] = [];
+    await move(employer.employerId, 1, { log: (line) => lines.push(line) });
+    expect(lines.some((line) => line.includes("listing every API key in KV"))).toBe(true);
+    expect(await env.API_KEYS.get(await hashApiKey(employer.apiKey), "json")).toEqual({ employerId: employer.employerId, shard: 1 });
+  });
+});
+
+describe("while it moves, the employer's writes are refused and its reads served (DESIGN 22a)", () => {
+  it("writes answer 503 /problems/employer-moving with Retry-After and store nothing; reads answer 200", async () => {
+    const { employer, job, application } = await populatedEmployer(0);
+    const ids = [employer.employerId];
+    let checked = false;
+    await move(employer.employerId, 1, {
+      afterStage: async (stage) => {
+        if (stage !== "copied") return;
+        const before = await snapshot(0, ids);
+        const writes: [string, RequestInit & { json?: unknown }][] = [
+          ["/jobs", { method: "POST", json: { title: "Frozen Out", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }] } }],
+          [`/jobs/${job.id}`, { method: "PUT", json: { title: "Frozen Title" } }],
+          [`/jobs/${job.id}`, { method: "DELETE" }],
+          ["/employer", { method: "PUT", json: { name: "Frozen Name Ltd." } }],
+          ["/webhooks", { method: "POST", json: { url: "https://receiver.example/frozen" } }],
+          [`/applications/${application.id}`, { method: "PUT", json: { status: "interviewing" } }],
+        ];
+        for (const [path, init] of writes) {
+          const res = await request(path, { ...init, apiKey: employer.apiKey });
+          expect(res.status, `${init.method} ${path}`).toBe(503);
+          expect(res.headers.get("Content-Type")).toBe("application/problem+json");
+          expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+          expect(Number(res.headers.get("Retry-After"))).toBeLessThanOrEqual(30);
+          expect((await res.json<any>()).type).toBe("/problems/employer-moving");
+        }
+        const applied = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "Frozen Applicant", email: "f@example.com" }, headers: fromAddress() });
+        expect(applied.status).toBe(503);
+        for (const path of [`/jobs/${job.id}`, "/jobs", "/employer", "/webhooks", `/applications/${application.id}`]) {
+          expect((await request(path, { apiKey: employer.apiKey })).status, path).toBe(200);
+        }
+        expect(await snapshot(0, ids)).toEqual(before);
+        checked = true;
+      },
+    });
+    expect(checked).toBe(true);
+  });
+
+  it("the cron's chunk for the other employers of the shard still changes their jobs while one employer is frozen", async () => {
+    const { employer, job } = await populatedEmployer(0);
+    const other = await createEmployer();
+    const closing = await postJob(other, { title: "Closing Elsewhere", status: "active" });
+    const past = Math.floor(Date.now() / 1000) - 60;
+    await env.DB.prepare("UPDATE jobs SET close_date = ? WHERE id IN (?, ?)").bind(past, job.id, closing.id).run();
+    await move(employer.employerId, 1, {
+      afterStage: async (stage) => {
+        if (stage !== "frozen") return;
+        const { exports } = await import("cloudflare:workers");
+        const entry = exports.default as unknown as { scheduled(controller: { cron: string; scheduledTime: number }): Promise<void> };
+        await entry.scheduled({ cron: "0 * * * *", scheduledTime: Date.now() });
+        expect(await rowsIn(0, "SELECT status FROM jobs WHERE id = ?", closing.id)).toEqual([{ status: "archived" }]);
+        // The frozen employer's job is left for the next run, in the shard it then lives in.
+        expect(await rowsIn(0, "SELECT status FROM jobs WHERE id = ?", job.id)).toEqual([{ status: "active" }]);
+      },
+    });
+    expect(await rowsIn(1, "SELECT status FROM jobs WHERE id = ?", job.id)).toEqual([{ status: "active" }]);
+  });
+});
+
+describe("a move refuses clearly what it cannot do (DESIGN 22a)", () => {
+  it("an unknown employer, an unknown shard, the same shard, a test space's id", async () => {
+    const employer = await createEmployer();
+    const space = await createTestKey(employer);
+    await expect(move(987_654, 1)).rejects.toThrow(/No employer 987654/);
+    await expect(move(employer.employerId, 7)).rejects.toThrow(/No shard 7: the shards are 0, 1/);
+    await expect(move(employer.employerId, 0)).rejects.toThrow(/already lives in shard 0/);
+    await expect(move(space.employerId, 1)).rejects.toThrow(new RegExp(`test space of employer ${employer.employerId}`));
+    await expect(move(employer.employerId, 7)).rejects.toBeInstanceOf(MoveRefused);
+    expect(await rowsIn(0, "SELECT frozen_at AS frozenAt FROM employers WHERE id = ?", employer.employerId)).toEqual([{ frozenAt: null }]);
+  });
+
+  it("a row numbered in shard 1's range cannot move to shard 0: shard 0 would number after it, inside shard 1's range", async () => {
+    const employer = await createEmployer({ shard: 1 });
+    await postJob(employer, { title: "Numbered High" });
+    await expect(move(employer.employerId, 0)).rejects.toThrow(/numbered in shard 1's range .*It can move to shard 1 or higher/);
+    expect(await rowsIn(1, "SELECT frozen_at AS frozenAt FROM employers WHERE id = ?", employer.employerId)).toEqual([{ frozenAt: null }]);
+    expect(await countIn(1, "shard_moves WHERE employer_id = ?", employer.employerId)).toBe(0);
+  });
+});
+
+describe("a move stopped at any point finishes when run again (DESIGN 22)", () => {
+  const stages: MoveStage[] = ["frozen", "copied", "verified", "flipped", "keys"];
+  for (const stage of stages) {
+    it(`killed after stage "${stage}": run again, it finishes with equal counts and digests and nothing doubled`, async () => {
+      const { employer, testKey } = await populatedEmployer(0);
+      const ids = [employer.employerId, testKey.employerId];
+      const before = await snapshot(0, ids);
+      const killed = move(employer.employerId, 1, {
+        afterStage: (done) => {
+          if (done === stage) throw new Error(`killed after ${stage}`);
+        },
+      });
+      await expect(killed).rejects.toThrow(`killed after ${stage}`);
+      expect(await rowsIn(0, "SELECT stage FROM shard_moves WHERE employer_id = ?", employer.employerId)).toEqual([{ stage }]);
+      const outcome = await move(employer.employerId, 1);
+      expect(outcome).toMatchObject({ from: 0, to: 1 });
+      expect(await snapshot(1, ids)).toEqual(before);
+      expect(Object.entries(await snapshot(0, ids)).filter(([table, rows]) => table !== "employers" && rows.length > 0)).toEqual([]);
+      expect(await rowsIn(0, "SELECT stage FROM shard_moves WHERE employer_id = ?", employer.employerId)).toEqual([{ stage: "done" }]);
+      expect(await rowsIn(1, "SELECT status, total FROM job_counts WHERE employer_id = ? ORDER BY status", employer.employerId)).toEqual([
+        { status: "active", total: 1 },
+        { status: "draft", total: 1 },
+      ]);
+    });
+  }
+
+  it("killed in the middle of the copy, then asked to go elsewhere: refused while the move is recorded, then finished", async () => {
+    const { employer, testKey } = await populatedEmployer(0);
+    const ids = [employer.employerId, testKey.employerId];
+    const before = await snapshot(0, ids);
+    // Small batches, so that the copy takes several; the third is lost on its way.
+    let writes = 0;
+    const failing = {
+      ...dbs,
+      batchBytes: 20_000,
+      batch: async (shard: number, statements: Parameters<typeof dbs.batch>[1]) => {
+        if (shard === 1 && statements[0]?.sql.startsWith("UPDATE employers SET frozen_at") && ++writes === 3) throw new Error("connection lost");
+        return dbs.batch(shard, statements);
+      },
+    };
+    await expect(moveEmployer(failing, keys, { employerId: employer.employerId, to: 1 })).rejects.toThrow("connection lost");
+    expect(writes).toBe(3);
+    expect(await countIn(1, "jobs WHERE employer_id = ?", employer.employerId)).toBeGreaterThan(0);
+    await expect(move(employer.employerId, 0)).rejects.toThrow(/being moved from shard 0 to shard 1 \(stage frozen\)/);
+    await move(employer.employerId, 1);
+    expect(await snapshot(1, ids)).toEqual(before);
+  });
+
+  it("a copy that differs from the source is not flipped: the employer stays frozen, and the next run copies again", async () => {
+    const { employer, testKey } = await populatedEmployer(0);
+    const ids = [employer.employerId, testKey.employerId];
+    const before = await snapshot(0, ids);
+    const killed = move(employer.employerId, 1, {
+      afterStage: async (done) => {
+        if (done === "copied") await shardDb(1).prepare("DELETE FROM job_views WHERE job_id IN (SELECT id FROM jobs WHERE employer_id = ?)").bind(employer.employerId).run();
+      },
+    });
+    await expect(killed).rejects.toThrow(/differs from the source: job_views: shard 0 1 rows \([0-9a-f]{16}\), shard 1 0 rows/);
+    await expect(killed).rejects.toBeInstanceOf(MoveFailed);
+    expect(await rowsIn(0, "SELECT stage FROM shard_moves WHERE employer_id = ?", employer.employerId)).toEqual([{ stage: "frozen" }]);
+    expect(await rowsIn(0, "SELECT frozen_at IS NOT NULL AS frozen, moved_to AS movedTo FROM employers WHERE id = ?", employer.employerId)).toEqual([{ frozen: 1, movedTo: null }]);
+    await expect(move(employer.employerId, 1)).resolves.toMatchObject({ from: 0, to: 1 });
+    expect(await snapshot(1, ids)).toEqual(before);
+  });
+});
+
