@@ -21,18 +21,20 @@ async function demoApiKey() {
   return apiKey;
 }
 
-// The Worker secret that encrypts webhook signing secrets; deployments set theirs with
-// `wrangler secret put WEBHOOK_ENCRYPTION_KEY`. Locally it lives in .dev.vars (git-ignored).
-function ensureWebhookKey() {
+// Worker secrets, each base64 of 32 random bytes; deployments set theirs with `wrangler secret put
+// NAME`. Locally they live in .dev.vars (git-ignored). WEBHOOK_ENCRYPTION_KEY encrypts webhook
+// signing secrets; ALERTS_TOKEN_KEY derives job alerts' link tokens (DESIGN 23, src/alerts/tokens.ts).
+function ensureSecretKey(name) {
   const file = ".dev.vars";
   const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  if (/^WEBHOOK_ENCRYPTION_KEY=/m.test(current)) return;
-  const line = `WEBHOOK_ENCRYPTION_KEY=${randomBytes(32).toString("base64")}\n`;
+  if (new RegExp(`^${name}=`, "m").test(current)) return;
+  const line = `${name}=${randomBytes(32).toString("base64")}\n`;
   appendFileSync(file, current && !current.endsWith("\n") ? `\n${line}` : line, { mode: 0o600 });
-  console.log("Wrote a random WEBHOOK_ENCRYPTION_KEY to .dev.vars.");
+  console.log(`Wrote a random ${name} to .dev.vars.`);
 }
 
-ensureWebhookKey();
+ensureSecretKey("WEBHOOK_ENCRYPTION_KEY");
+ensureSecretKey("ALERTS_TOKEN_KEY");
 console.log("Applying local D1 migrations…");
 applyMigrations(false);
 const apiKey = await demoApiKey();

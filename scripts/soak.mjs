@@ -525,6 +525,8 @@ async function main() {
     local(dir, "d1", "execute", shardBinding(shard), "--command", claimShardSql(shard));
   }
   local(dir, "d1", "migrations", "apply", "BOARD_DB");
+  // Job alerts' own database (DESIGN 23): the relays hand it job events too.
+  local(dir, "d1", "migrations", "apply", "ALERTS_DB");
   const employers = await seedEmployers(dir);
   const api = await startApi(dir, await freePort());
   let ok = false;

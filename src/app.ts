@@ -34,6 +34,7 @@ import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
 import { webhooksApi } from "./webhooks/handlers";
+import { alertPages, alertsApi } from "./alerts/handlers";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [
@@ -92,8 +93,10 @@ export function createApp() {
   app.use(`${API_PREFIX}/board/*`, boardResponses);
   app.use(`${WITHDRAW_PATH}/*`, bookmarks, inWithdrawTokenShard, database);
 
-  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", statsApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi);
+  const routes = app.route("/", referenceApi).route("/", batchApi).route("/", reconcileApi).route("/", statsApi).route("/", jobsApi).route("/", webhooksApi).route("/", boardApi).route("/", applicationsApi).route("/", employerApi).route("/", alertsApi);
   app.route("/", withdrawPages);
+  // DESIGN 23: the alerts' form and the pages their email links open (their own database only).
+  app.route("/", alertPages);
   app.route("/", pages);
 
   completeDocument(app);

@@ -16,6 +16,18 @@ export interface Env {
   BOARD_DB: D1Database;
   /** Job events for the board's consumer (DESIGN 17); the same Worker consumes them. */
   BOARD_QUEUE: Queue;
+  /** DESIGN 23: job alerts' own database (saved searches, consent records, matches, the send ledger); only src/alerts touches it. */
+  ALERTS_DB: D1Database;
+  /** DESIGN 23: job events for the alerts' matching, and the alert emails to send (src/alerts/consumer.ts); the same Worker consumes it. */
+  ALERTS_QUEUE: Queue;
+  /** DESIGN 23a: the sender address of alert emails (apart from EMAIL_FROM). */
+  ALERTS_FROM?: string;
+  /** Base64 of 32 bytes: derives job alerts' link tokens, which are stored only as hashes (a Worker secret). */
+  ALERTS_TOKEN_KEY?: string;
+  /** DESIGN 23a: who sends alert emails, named in each (CASL s. 6): the board's name, its mailing address, a contact. */
+  BOARD_NAME?: string;
+  BOARD_POSTAL_ADDRESS?: string;
+  BOARD_CONTACT?: string;
   /** Views of board jobs and their pages, counted on their way to D1 (DESIGN 21). */
   VIEWS_QUEUE: Queue<{ jobId: number; day: number; views: number }[]>;
   API_KEYS: KVNamespace;

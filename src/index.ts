@@ -1,5 +1,9 @@
 import { createApp } from "./app";
 import { consumeEmailBatch, consumeEmailDeadLetters } from "./applications/copies";
+import { consumeAlertsBatch } from "./alerts/consumer";
+import { consumeAlertsDeadLetters } from "./alerts/dead-letters";
+import { consumeDeliveryEvents } from "./alerts/delivery-events";
+import { alertsSubscriber } from "./alerts/subscriber";
 import { consumeBoardBatch } from "./board/consumer";
 import { consumeBoardDeadLetters } from "./board/dead-letters";
 import { boardSubscriber } from "./board/subscriber";
@@ -15,12 +19,16 @@ import { webhooksSubscriber } from "./webhooks/subscriber";
  * Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. Each shard's
  * relay (a Durable Object, wrangler.toml's RELAY) hands them their events (DESIGN 22).
  */
-export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber]);
+// Job alerts (DESIGN 23) match the job events on a queue of their own.
+export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber, alertsSubscriber]);
 const app = createApp();
 /** wrangler.toml's queue names (the same at the top level and in every environment). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 const BOARD_QUEUE_NAME = "job-posting-board";
 const VIEWS_QUEUE_NAME = "job-posting-views";
+const ALERTS_QUEUE_NAME = "job-posting-alerts";
+/** DESIGN 23a: the email service's delivery events (bounces, complaints), for job alerts. */
+const EMAIL_EVENTS_QUEUE_NAME = "job-posting-email-events";
 /** DESIGN 16a: every consumed queue has a dead-letter queue, named after it with this suffix. */
 const DEAD_LETTERS = "-dlq";
 
@@ -29,6 +37,9 @@ type Consumer = (batch: MessageBatch<never>, env: Env) => Promise<void>;
 const consumers: Record<string, [Consumer, Consumer]> = {
   [EMAIL_QUEUE_NAME]: [consumeEmailBatch, consumeEmailDeadLetters],
   [BOARD_QUEUE_NAME]: [consumeBoardBatch, consumeBoardDeadLetters],
+  [ALERTS_QUEUE_NAME]: [consumeAlertsBatch, consumeAlertsDeadLetters],
+  // A delivery event's dead letter is applied again: ending alerts is idempotent.
+  [EMAIL_EVENTS_QUEUE_NAME]: [consumeDeliveryEvents, consumeDeliveryEvents],
   // A view's dead letter is counted again: its own retries cover a longer outage.
   [VIEWS_QUEUE_NAME]: [consumeViewsBatch, consumeViewsBatch],
 };

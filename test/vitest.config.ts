@@ -8,6 +8,7 @@ export default defineConfig(async () => {
   // Read on the Node side; test/support/apply-migrations.ts applies them inside workerd.
   const migrations = await readD1Migrations(`${root}drizzle`);
   const boardMigrations = await readD1Migrations(`${root}drizzle/board`);
+  const alertsMigrations = await readD1Migrations(`${root}drizzle/alerts`);
   return {
     root,
     plugins: [
@@ -18,14 +19,17 @@ export default defineConfig(async () => {
         wrangler: { configPath: `${root}wrangler.toml`, environment: "load" },
         miniflare: {
           // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
-          bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=" },
+          bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, TEST_ALERTS_MIGRATIONS: alertsMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=", ALERTS_TOKEN_KEY: "dGVzdC1vbmx5LWFsZXJ0cy10b2tlbi1rZXktMzJieXQ=" },
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
           // attempts included): every outbound request of the Worker gets this answer instead.
           outboundService: () => new Response("The tests reach no network.", { status: 502 }),
           // The tests drive the webhooks consumer hop by hop (test/support/webhook-queue.ts): what
           // the Worker hands to its webhooks queue (the relays' notices, the cron's attempts) goes
           // to a queue nobody consumes, so nothing is fanned out or attempted behind a test's back.
-          queueProducers: { WEBHOOK_QUEUE: { queueName: "job-posting-webhooks-unconsumed" } },
+          // Likewise job alerts (DESIGN 23): test/support/alerts.ts drives their consumer itself, so no
+          // email is sent and no match stored behind a test's back (nor any test file's relays'
+          // notices matched while it runs).
+          queueProducers: { WEBHOOK_QUEUE: { queueName: "job-posting-webhooks-unconsumed" }, ALERTS_QUEUE: { queueName: "job-posting-alerts-unconsumed" } },
           // Low limiters for the tests of the 429 itself (test/rate-limit.test.ts swaps them in).
           ratelimits: {
             TEST_LOW_JOB_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 5, period: 60 } },

@@ -19,6 +19,8 @@ export const wranglerEnv = {
 export const DATABASE = "DB";
 /** The board's own database (DESIGN 17): migrated alongside DB everywhere. */
 export const BOARD_DATABASE = "BOARD_DB";
+/** Job alerts' own database (DESIGN 23): migrated alongside the board everywhere. */
+export const ALERTS_DATABASE = "ALERTS_DB";
 export const KEYS_BINDING = "API_KEYS";
 
 /** Runs wrangler and returns stdout; throws with wrangler's own output on failure. */

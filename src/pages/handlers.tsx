@@ -1,9 +1,11 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { boardResponses } from "../board/cache";
-import { boardJobForPage, searchBoardForPage, sitemapFiles, sitemapJobs } from "../board/pages";
+import { boardJobForPage, searchBoardForPage, shardsOfBoardJobs, sitemapFiles, sitemapJobs } from "../board/pages";
 import { createDatabase } from "../db/client";
 import { atShard, isShard } from "../shards/bindings";
+import { followedShard, followMovedEmployer, movedTo } from "../shards/follow";
+import { EmployerMovedError } from "../shards/locks";
 import { ProblemError, ValidationError } from "../http/problem";
 import { enqueueEmails } from "../applications/copies";
 import { submitApplication } from "../applications/submission";
@@ -24,6 +26,9 @@ import { SearchPage } from "./search-page";
 import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
 import { robotsTxt, sitemapIndexXml, sitemapXml } from "./sitemap";
 import { ASSET_HEADERS, ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from "./assets";
+// DESIGN 23: the alert form under a search's results.
+import { senderOf } from "../alerts/consent";
+import { ALERT_FORM } from "../alerts/routes";
 
 // DESIGN 18: the board as web pages, server-rendered from the board's own database through its
 // public functions. Every page works without JavaScript; none runs any.
@@ -44,7 +49,8 @@ const PAGE_HEADERS = {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const withPageHeaders = (c: Context<AppEnv>) => {
+/** Exported for the alerts' pages (src/alerts/handlers.tsx), which carry the same headers. */
+export const withPageHeaders = (c: Context<AppEnv>) => {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
 };
 
@@ -74,7 +80,7 @@ async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
   }
   const more = found.next ? nextPageAddress(HOME[lang], form, found.next) : null;
   return c.html(
-    <SearchPage lang={lang} addresses={addresses} form={form} errors={errors} reference={reference} items={found.items} more={more} />,
+    <SearchPage lang={lang} addresses={addresses} form={form} errors={errors} reference={reference} items={found.items} more={more} alerts={{ action: ALERT_FORM[lang], sender: senderOf(c.env) }} />,
     Object.keys(errors).length ? 400 : 200,
   );
 }
@@ -94,12 +100,26 @@ async function jobOfAddress(c: Context<AppEnv>, lang: Lang) {
     return { response: c.html(<MissingJobPage lang={lang} gone={found.state === "gone"} addresses={here} />, found.state === "gone" ? 410 : 404) };
   }
   const { job } = found;
-  if (isShard(c.env, found.shard)) c.env = atShard(c.env, found.shard);
+  // Served again after the job's employer moved: the shard it moved to (followingMovedJobs).
+  const shard = followedShard(c.env, `job:${address.id}`) ?? found.shard;
+  if (isShard(c.env, shard)) c.env = atShard(c.env, shard);
   const titles: Record<Lang, string | null> = { en: job.title, fr: job.translations?.fr.title ?? job.title };
   const paths = { en: jobPath("en", job.id, titles.en), fr: jobPath("fr", job.id, titles.fr) };
   if (address.slug !== slugOf(titles[lang], lang)) return { response: c.redirect(`${origin}${paths[lang]}`, 301) };
-  return { job, paths, addresses: { en: `${origin}${paths.en}`, fr: `${origin}${paths.fr}` } };
+  return { job, employerId: found.employerId, paths, addresses: { en: `${origin}${paths.en}`, fr: `${origin}${paths.fr}` } };
 }
+
+/**
+ * DESIGN 22: an application or a report sent from a job's page goes to the shard the board names;
+ * one its employer left since is followed, and the form served again where it lives.
+ */
+const followingMovedJobs: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // Read first: once later middleware ran, `c.req.param` names the last one's route params.
+  const id = parseJobAddress(c.req.param("segment") ?? "")?.id;
+  await next();
+  if (c.req.method !== "POST" || id === undefined) return;
+  await followMovedEmployer(c, `job:${id}`, async () => (await shardsOfBoardJobs(c.env, [id])).get(id)?.employerId ?? undefined);
+};
 
 async function jobPageOf(c: Context<AppEnv>, lang: Lang) {
   withPageHeaders(c);
@@ -169,7 +189,14 @@ async function reportPageOf(c: Context<AppEnv>, lang: Lang) {
   await enforce(c.env.APPLY_RATE_LIMITER, `report:${clientAddress(c)}`);
   const fields = Object.fromEntries(Object.entries(await c.req.parseBody()).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
   try {
-    await reportJob(createDatabase(c.env.DB), found.job.id, fields);
+    const db = createDatabase(c.env.DB);
+    if (!(await reportJob(db, found.job.id, fields))) {
+      // DESIGN 22: the shard the board names holds no such job: its employer moved (the report is
+      // sent where it lives now), or the job was deleted a moment ago (the report is kept here).
+      const moved = await movedTo(c.env.DB, found.employerId);
+      if (moved !== undefined) throw new EmployerMovedError(moved);
+      await reportJob(db, found.job.id, fields, { evenWithoutJob: true });
+    }
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const errors = Object.fromEntries((error.extra.errors ?? []).map((e) => [e.field, e.message]));
@@ -211,11 +238,11 @@ export const pages = new Hono<AppEnv>()
   .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
   .get("/jobs/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "en"))
   .get("/fr/emplois/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "fr"))
-  .post("/jobs/:segment", (c) => applyOnPage(c, "en"))
-  .post("/fr/emplois/:segment", (c) => applyOnPage(c, "fr"))
+  .post("/jobs/:segment", followingMovedJobs, (c) => applyOnPage(c, "en"))
+  .post("/fr/emplois/:segment", followingMovedJobs, (c) => applyOnPage(c, "fr"))
   .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))
   .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"))
-  .on(["GET", "POST"], `/jobs/:segment${REPORT}`, (c) => reportPageOf(c, "en"))
-  .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, (c) => reportPageOf(c, "fr"))
+  .on(["GET", "POST"], `/jobs/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "en"))
+  .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "fr"))
   .get(FRAUD_POLICY.en, boardResponses, (c) => fraudPolicyOf(c, "en"))
   .get(FRAUD_POLICY.fr, boardResponses, (c) => fraudPolicyOf(c, "fr"));

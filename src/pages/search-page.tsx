@@ -5,6 +5,8 @@ import { Layout } from "./layout";
 import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
 import { jobPath } from "./paths";
 import type { SearchForm } from "./search";
+import { AlertForm } from "../alerts/pages";
+import type { Sender } from "../alerts/consent";
 
 // DESIGN 18: the search page — a GET form whose query stays in the address, results newest first,
 // and a "More jobs" link carrying the cursor.
@@ -17,6 +19,8 @@ interface Props {
   reference: Pick<ReferenceData, "categories" | "positionTypes">;
   items: BoardListItem[];
   more: string | null;
+  /** DESIGN 23: the alert form under the results (where it posts, and who sends), for a search with at least one criterion. */
+  alerts?: { action: string; sender: Sender };
 }
 
 /** A labelled field; its error is tied to it (aria-invalid, aria-describedby). */
@@ -114,6 +118,10 @@ export function SearchPage(props: Props) {
           </p>
         ) : null}
       </section>
+      {props.alerts && (["q", "place", "province", "category", "positionType", "salaryMin"] as const).some((name) => form[name]) ? (
+        <AlertForm lang={lang} action={props.alerts.action} sender={props.alerts.sender}
+          search={{ q: form.q, place: form.place, radiusKm: form.radiusKm, province: form.province, category: form.category, positionType: form.positionType, salaryMin: form.salaryMin }} />
+      ) : null}
     </Layout>
   );
 }

@@ -7,6 +7,7 @@ import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
 import { rebuildBoard, repairBoard } from "../board/reconcile";
+import { runAlertsUpkeep } from "../alerts/scheduled";
 import { atShard, shardNumbers } from "../shards/bindings";
 import { cronBounds } from "./chunks";
 import { failureOf, runStages } from "./stages";
@@ -23,14 +24,16 @@ export async function handleScheduled(controller: Pick<ScheduledController, "cro
   const started = Date.now();
   const now = new Date(controller.scheduledTime);
   const shards = shardNumbers(env);
-  const runs = await Promise.all(shards.map((shard) => runShard(atShard(env, shard), now)));
-  const failed = runs.some((run) => run.errors.length > 0);
+  // Job alerts (DESIGN 23) are not sharded: their upkeep runs once, beside the shards'.
+  const [runs, alerts] = await Promise.all([Promise.all(shards.map((shard) => runShard(atShard(env, shard), now))), runAlertsUpkeep(env, now.getTime())]);
+  const failed = runs.some((run) => run.errors.length > 0) || alerts.errors.length > 0;
   const line = {
     event: "scheduled",
     cron: controller.cron,
     scheduledTime: now.toISOString(),
     outcome: failed ? "error" : "ok",
     shards: runs.map((run, i) => ({ shard: shards[i], stages: run.stages })),
+    alerts: alerts.stages,
     durationMs: Date.now() - started,
   };
   if (!failed) {
@@ -39,8 +42,11 @@ export async function handleScheduled(controller: Pick<ScheduledController, "cro
   }
   console.error(JSON.stringify(line));
   throw failureOf({
-    stages: Object.fromEntries(runs.flatMap((run, i) => Object.entries(run.stages).map(([name, stage]) => [`shard ${shards[i]} ${name}`, stage]))),
-    errors: runs.flatMap((run) => run.errors),
+    stages: {
+      ...Object.fromEntries(runs.flatMap((run, i) => Object.entries(run.stages).map(([name, stage]) => [`shard ${shards[i]} ${name}`, stage]))),
+      ...alerts.stages,
+    },
+    errors: [...runs.flatMap((run) => run.errors), ...alerts.errors],
   });
 }
 

@@ -98,6 +98,13 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "POST /fr/emplois/:segment/report",
   "GET /fraud-policy",
   "GET /fr/politique-fraude",
+  // DESIGN 23a: the job alerts' form and the pages their email links open (src/alerts/handlers.tsx).
+  "POST /alerts",
+  "POST /fr/alertes",
+  "GET /alerts/check-your-mailbox",
+  "GET /fr/alertes/verifiez-vos-courriels",
+  ...["confirm", "unsubscribe", "manage"].flatMap((page) => [`GET /alerts/${page}/:token`, `POST /alerts/${page}/:token`]),
+  "GET /alerts/feed/:token",
 ]);
 
 export class ContractError extends Error {

@@ -8,6 +8,7 @@ declare global {
     interface Env extends WorkerBindings {
       TEST_MIGRATIONS: D1Migration[];
       TEST_BOARD_MIGRATIONS: D1Migration[];
+      TEST_ALERTS_MIGRATIONS: D1Migration[];
       TEST_LOW_JOB_RATE_LIMITER: RateLimit;
       TEST_LOW_AUTH_FAILURE_RATE_LIMITER: RateLimit;
     }

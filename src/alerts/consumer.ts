@@ -1,0 +1,42 @@
+import { createDatabase } from "../db/client";
+import type { EventNotice } from "../events/dispatch";
+import { findEvents } from "../events/repository";
+import type { Env } from "../env";
+import { jobOfEvent } from "../jobs/event-data";
+import type { JobRow } from "../jobs/repository";
+import { atShard } from "../shards/bindings";
+import { buildDueEmails, matchJobChanges, sendLedgerRow, type AlertWork } from "./service";
+
+/** What the alerts queue carries: job events to match, emails to send, alerts whose email may be due. */
+export type AlertsQueueBody = EventNotice | AlertWork;
+
+/**
+ * The alerts queue's consumer (DESIGN 23). Job events, read through the events capability from the
+ * outbox of the shard each notice names (read only: alerts write nothing there), are matched as
+ * one reverse search per batch; ledger rows are sent one by one. Should matching fail, the queue
+ * delivers the batch again: storing a match is idempotent (one per alert and job).
+ */
+export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, env: Env): Promise<void> {
+  const now = Date.now();
+  const notices = batch.messages.filter((message) => "events" in message.body);
+  const newest = new Map<number, { jobId: number; revision: number; row: JobRow | null }>();
+  for (const [shard, group] of Map.groupBy(notices, (message) => (message.body as EventNotice).shard ?? 0)) {
+    const events = await findEvents(createDatabase(atShard(env, shard).DB), group.flatMap((message) => (message.body as EventNotice).events));
+    for (const event of events.filter((e) => e.type.startsWith("job."))) {
+      const seen = newest.get(event.subjectId);
+      const row = jobOfEvent(event.type, event.data);
+      // The newest change of each job wins; a deletion is the newest there can be.
+      if (!seen || (seen.row !== null && (row === null || (event.revision ?? 0) > seen.revision))) newest.set(event.subjectId, { jobId: event.subjectId, revision: event.revision ?? 0, row });
+    }
+  }
+  if (newest.size) await matchJobChanges(env, [...newest.values()], now);
+  for (const message of notices) message.ack();
+  for (const message of batch.messages) {
+    const body = message.body;
+    if ("send" in body) await sendLedgerRow(env, message as Message<AlertWork>, body.send);
+    else if ("due" in body) {
+      await buildDueEmails(env, body.due, body.now ?? now);
+      message.ack();
+    }
+  }
+}

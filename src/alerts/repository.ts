@@ -1,0 +1,387 @@
+import { sql } from "drizzle-orm";
+import { all, batch, type AlertsDatabase } from "./database/client";
+import type { AlertSearch, JobCard } from "./rules";
+import type { Frequency, Weekday } from "./schedule";
+
+// The one repository of job alerts (DESIGN 23): every read and write of ALERTS_DB. Writes that
+// touch several tables go as one batch (one transaction).
+
+/** An alert as stored (src/alerts/database/tables.ts). */
+export interface AlertRow {
+  id: number;
+  email: string;
+  emailKey: string;
+  status: "pending" | "active" | "paused" | "ended";
+  language: "en" | "fr";
+  frequency: Frequency;
+  hour: number;
+  weekday: Weekday;
+  timeZone: string;
+  search: string;
+  nearLatitude: number | null;
+  nearLongitude: number | null;
+  placeName: string | null;
+  origin: string;
+  tokenNonce: string;
+  dueAt: number | null;
+  lastSentAt: number | null;
+  keepAskedAt: number | null;
+  createdAt: number;
+  confirmedAt: number | null;
+  endedAt: number | null;
+}
+
+const ALERT_COLUMNS = sql.raw(
+  `id, email, email_key AS emailKey, status, language, frequency, hour, weekday, time_zone AS timeZone, search,
+   near_latitude AS nearLatitude, near_longitude AS nearLongitude, place_name AS placeName, origin, token_nonce AS tokenNonce, due_at AS dueAt,
+   last_sent_at AS lastSentAt, keep_asked_at AS keepAskedAt, created_at AS createdAt, confirmed_at AS confirmedAt, ended_at AS endedAt`,
+);
+
+export const searchOfRow = (row: Pick<AlertRow, "search">) => JSON.parse(row.search) as AlertSearch;
+
+/** DESIGN 23: at most 20 alerts per address (ended ones aside), at most 3 confirmation emails per address per day. */
+export const ALERTS_PER_ADDRESS = 20;
+export const CONFIRMATIONS_PER_DAY = 3;
+
+export interface NewAlert {
+  email: string;
+  emailKey: string;
+  language: "en" | "fr";
+  frequency: Frequency;
+  hour: number;
+  weekday: Weekday;
+  timeZone: string;
+  search: AlertSearch;
+  near: { latitude: number; longitude: number } | null;
+  placeName: string | null;
+  origin: string;
+  tokenNonce: string;
+  confirmHash: string;
+  manageHash: string;
+  feedHash: string;
+  consentTextVersion: string;
+  consentTextSha256: string;
+  source: "page" | "api";
+  createdAt: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Stores a pending alert and its confirmation email's ledger row, in one batch, only within the
+ * address's limits (checked in the same statement, so two requests at once cannot pass them
+ * together). Returns the ledger row to send, or null when a limit held it back (nothing stored).
+ */
+export async function insertPendingAlert(db: AlertsDatabase, alert: NewAlert): Promise<number | null> {
+  const day = Math.floor(alert.createdAt / 86_400_000);
+  const results = await batch(db, [
+    sql`INSERT INTO alerts (email, email_key, status, language, frequency, hour, weekday, time_zone, search, near_latitude, near_longitude,
+          place_name, origin, token_nonce, confirm_hash, manage_hash, feed_hash, consent_text_version, consent_text_sha256, source, created_at, client_address, user_agent)
+        SELECT ${alert.email}, ${alert.emailKey}, 'pending', ${alert.language}, ${alert.frequency}, ${alert.hour}, ${alert.weekday}, ${alert.timeZone},
+          ${JSON.stringify(alert.search)}, ${alert.near?.latitude ?? null}, ${alert.near?.longitude ?? null}, ${alert.placeName}, ${alert.origin}, ${alert.tokenNonce}, ${alert.confirmHash},
+          ${alert.manageHash}, ${alert.feedHash}, ${alert.consentTextVersion}, ${alert.consentTextSha256}, ${alert.source}, ${alert.createdAt},
+          ${alert.clientAddress}, ${alert.userAgent}
+        WHERE (SELECT count(*) FROM alerts WHERE email_key = ${alert.emailKey} AND status <> 'ended') < ${ALERTS_PER_ADDRESS}
+          AND coalesce((SELECT confirmations FROM alert_address_days WHERE email_key = ${alert.emailKey} AND day = ${day}), 0) < ${CONFIRMATIONS_PER_DAY}`,
+    sql`INSERT INTO alert_address_days (email_key, day, confirmations)
+        SELECT ${alert.emailKey}, ${day}, 1 WHERE EXISTS (SELECT 1 FROM alerts WHERE confirm_hash = ${alert.confirmHash})
+        ON CONFLICT (email_key, day) DO UPDATE SET confirmations = confirmations + 1`,
+    sql`INSERT INTO alert_sends (alert_id, period, kind, status, created_at)
+        SELECT id, 'confirm', 'confirm', 'pending', ${alert.createdAt} FROM alerts WHERE confirm_hash = ${alert.confirmHash}
+        RETURNING id`,
+  ]);
+  const sent = results[2].results as { id: number }[];
+  return sent[0]?.id ?? null;
+}
+
+export type TokenColumn = "confirm_hash" | "manage_hash" | "feed_hash";
+
+export async function alertByTokenHash(db: AlertsDatabase, column: TokenColumn, hash: string): Promise<AlertRow | undefined> {
+  const rows = await all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE ${sql.raw(column)} = ${hash}`);
+  return rows[0];
+}
+
+export async function alertById(db: AlertsDatabase, id: number): Promise<AlertRow | undefined> {
+  return (await all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = ${id}`))[0];
+}
+
+/** Every alert of an address still kept and not ended (the manage page), oldest first. */
+export function alertsOfAddress(db: AlertsDatabase, emailKey: string): Promise<AlertRow[]> {
+  return all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused') ORDER BY id`);
+}
+
+/**
+ * Activates a pending alert: its schedule, its terms in the reverse-search index, and the
+ * confirmation in its record, in one batch. The terms and the record follow only the update
+ * that did it (its `confirmed_at` is this call's `now`), so a second POST changes nothing.
+ */
+export async function activateAlert(db: AlertsDatabase, id: number, now: number, dueAt: number | null, terms: string[]): Promise<void> {
+  const didIt = sql`(SELECT confirmed_at FROM alerts WHERE id = ${id} AND status = 'active') = ${now}`;
+  await batch(db, [
+    sql`UPDATE alerts SET status = 'active', confirmed_at = ${now}, renewed_at = ${now}, due_at = ${dueAt} WHERE id = ${id} AND status = 'pending'`,
+    sql`INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value, ${id} FROM json_each(${JSON.stringify(terms)}) WHERE ${didIt}`,
+    sql`INSERT INTO alert_changes (alert_id, at, change) SELECT ${id}, ${now}, 'confirmed' WHERE ${didIt}`,
+  ]);
+}
+
+/**
+ * Ends an alert (unsubscribe, delete, bounce, complaint, no answer to the keep email): out of the
+ * index, no email built or sent after this (pending ones cancelled), the change recorded once.
+ */
+export async function endAlerts(db: AlertsDatabase, ids: number[], change: string, now: number): Promise<void> {
+  if (ids.length === 0) return;
+  const list = JSON.stringify(ids);
+  await batch(db, [
+    sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, ${change} FROM alerts WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('active', 'paused')`,
+    sql`UPDATE alerts SET status = 'ended', ended_at = ${now}, due_at = NULL WHERE id IN (SELECT value FROM json_each(${list})) AND status IN ('active', 'paused')`,
+    sql`DELETE FROM alert_terms WHERE alert_id IN (SELECT value FROM json_each(${list}))`,
+    sql`UPDATE alert_sends SET status = 'cancelled' WHERE alert_id IN (SELECT value FROM json_each(${list})) AND status = 'pending'`,
+  ]);
+}
+
+/** The kept alerts (not ended) of an address. */
+export async function liveAlertIdsOfAddress(db: AlertsDatabase, emailKey: string): Promise<number[]> {
+  return (await all<{ id: number }>(db, sql`SELECT id FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused')`)).map((row) => row.id);
+}
+
+/** Pause or resume an active alert, recorded. */
+export async function setPaused(db: AlertsDatabase, id: number, paused: boolean, now: number, dueAt: number | null): Promise<void> {
+  const [from, to] = paused ? ["active", "paused"] : ["paused", "active"];
+  await batch(db, [
+    sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, ${paused ? "paused" : "resumed"} FROM alerts WHERE id = ${id} AND status = ${from}`,
+    sql`UPDATE alerts SET status = ${to}, due_at = ${dueAt} WHERE id = ${id} AND status = ${from}`,
+  ]);
+}
+
+/** Change the frequency (and hour, weekday) of a kept alert, recorded. */
+export async function setFrequency(db: AlertsDatabase, id: number, schedule: { frequency: Frequency; hour: number; weekday: Weekday }, now: number, dueAt: number | null): Promise<void> {
+  await batch(db, [
+    sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, ${`frequency:${schedule.frequency}`} FROM alerts WHERE id = ${id} AND status IN ('active', 'paused')`,
+    sql`UPDATE alerts SET frequency = ${schedule.frequency}, hour = ${schedule.hour}, weekday = ${schedule.weekday},
+        due_at = CASE WHEN status = 'active' THEN ${dueAt} ELSE NULL END WHERE id = ${id} AND status IN ('active', 'paused')`,
+  ]);
+}
+
+// Matching (DESIGN 23: a reverse search).
+
+export interface CandidateAlert {
+  id: number;
+  search: string;
+  nearLatitude: number | null;
+  nearLongitude: number | null;
+  frequency: Frequency;
+}
+
+/** One read: the active alerts filed under any of these terms. */
+export function candidateAlerts(db: AlertsDatabase, terms: string[]): Promise<CandidateAlert[]> {
+  return all<CandidateAlert>(
+    db,
+    sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude, a.frequency
+        FROM alerts a WHERE a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
+  );
+}
+
+export interface JobOnBoard {
+  jobId: number;
+  employerId: number;
+  publishDate: number;
+  closeDate: number;
+  card: JobCard;
+  /** The alerts that match it now. */
+  alertIds: number[];
+}
+
+/**
+ * One batch for a set of job changes: each job still on the board is stored once per alert that
+ * matches it (a match already stored is kept, never sent twice) and its card kept current in every
+ * stored match; jobs that left the board are marked gone in the matches not yet sent; instant
+ * alerts with a new match start their 10-minute gathering. Returns the instant alerts started now.
+ */
+export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], offBoard: number[], now: number, gatherMs: number): Promise<number[]> {
+  const rows = onBoard.flatMap((job) =>
+    job.alertIds.map((alertId) => ({ alertId, jobId: job.jobId, employerId: job.employerId, publishDate: job.publishDate, closeDate: job.closeDate, card: JSON.stringify(job.card) })),
+  );
+  const cards = onBoard.map((job) => ({ jobId: job.jobId, publishDate: job.publishDate, closeDate: job.closeDate, card: JSON.stringify(job.card) }));
+  const results = await batch(db, [
+    sql`UPDATE alert_matches SET card = c.value ->> 'card', publish_date = c.value ->> 'publishDate', close_date = c.value ->> 'closeDate', gone = 0
+        FROM json_each(${JSON.stringify(cards)}) c WHERE alert_matches.job_id = c.value ->> 'jobId'`,
+    sql`INSERT INTO alert_matches (alert_id, job_id, matched_at, card, employer_id, publish_date, close_date)
+        SELECT value ->> 'alertId', value ->> 'jobId', ${now}, value ->> 'card', value ->> 'employerId', value ->> 'publishDate', value ->> 'closeDate'
+        FROM json_each(${JSON.stringify(rows)}) WHERE true
+        ON CONFLICT (alert_id, job_id) DO NOTHING`,
+    sql`UPDATE alert_matches SET gone = 1 WHERE job_id IN (SELECT value FROM json_each(${JSON.stringify(offBoard)})) AND send_id IS NULL`,
+    sql`UPDATE alerts SET due_at = ${now + gatherMs}
+        WHERE frequency = 'instant' AND status = 'active' AND due_at IS NULL
+          AND id IN (SELECT alert_id FROM alert_matches WHERE matched_at = ${now} AND send_id IS NULL AND job_id IN (SELECT value ->> 'jobId' FROM json_each(${JSON.stringify(cards)})))
+        RETURNING id`,
+  ]);
+  return (results[3].results as { id: number }[]).map((row) => row.id);
+}
+
+// Sending (DESIGN 23: a ledger with a unique key per alert and period).
+
+export interface UnsentMatch {
+  jobId: number;
+  employerId: number;
+  publishDate: number;
+  card: string;
+}
+
+/** An email holds at most 15 of these; more than this many unsent matches are the newest this many. */
+const UNSENT_READ = 300;
+
+export function unsentMatches(db: AlertsDatabase, alertId: number, nowSeconds: number): Promise<UnsentMatch[]> {
+  return all<UnsentMatch>(
+    db,
+    sql`SELECT job_id AS jobId, employer_id AS employerId, publish_date AS publishDate, card FROM alert_matches
+        WHERE alert_id = ${alertId} AND send_id IS NULL AND gone = 0 AND close_date > ${nowSeconds}
+        ORDER BY publish_date DESC LIMIT ${UNSENT_READ}`,
+  );
+}
+
+/** Alert emails of an alert since `since` (the instant alerts' 10 a day). */
+export async function alertEmailsSince(db: AlertsDatabase, alertId: number, since: number): Promise<number[]> {
+  return (await all<{ createdAt: number }>(db, sql`SELECT created_at AS createdAt FROM alert_sends WHERE alert_id = ${alertId} AND kind = 'alert' AND created_at > ${since} ORDER BY created_at`)).map(
+    (row) => row.createdAt,
+  );
+}
+
+/**
+ * Builds one email in the ledger: its row (unique per alert and period: a second build of the same
+ * period stores nothing), its jobs marked sent by it, every other unsent match up to now passed
+ * over (an email never repeats a job, and the whole search is a link away), and the next due time.
+ * Returns the ledger row to send, or null when the period had its email already.
+ */
+export async function recordAlertEmail(db: AlertsDatabase, alertId: number, period: string, jobIds: number[], now: number, nextDueAt: number | null): Promise<number | null> {
+  const ledger = sql`(SELECT id FROM alert_sends WHERE alert_id = ${alertId} AND period = ${period} AND created_at = ${now} AND kind = 'alert')`;
+  const results = await batch(db, [
+    sql`INSERT INTO alert_sends (alert_id, period, kind, status, jobs, created_at) VALUES (${alertId}, ${period}, 'alert', 'pending', ${JSON.stringify(jobIds)}, ${now})
+        ON CONFLICT (alert_id, period) DO NOTHING RETURNING id`,
+    sql`UPDATE alert_matches SET send_id = ${ledger} WHERE alert_id = ${alertId} AND send_id IS NULL AND job_id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)})) AND ${ledger} IS NOT NULL`,
+    sql`UPDATE alert_matches SET send_id = -1 WHERE alert_id = ${alertId} AND send_id IS NULL AND matched_at <= ${now} AND ${ledger} IS NOT NULL`,
+    sql`UPDATE alerts SET due_at = ${nextDueAt} WHERE id = ${alertId} AND status = 'active'`,
+  ]);
+  return (results[0].results as { id: number }[])[0]?.id ?? null;
+}
+
+/** Nothing to send this time: the next due time (and the unsent matches that left the board are passed over). */
+export async function advanceDue(db: AlertsDatabase, alertId: number, nextDueAt: number | null): Promise<void> {
+  await batch(db, [sql`UPDATE alerts SET due_at = ${nextDueAt} WHERE id = ${alertId} AND status = 'active'`]);
+}
+
+export interface SendRow {
+  id: number;
+  alertId: number;
+  period: string;
+  kind: "confirm" | "alert" | "keep";
+  status: "pending" | "sent" | "failed" | "cancelled";
+  attempts: number;
+  createdAt: number;
+}
+
+export async function sendById(db: AlertsDatabase, id: number): Promise<SendRow | undefined> {
+  return (
+    await all<SendRow>(db, sql`SELECT id, alert_id AS alertId, period, kind, status, attempts, created_at AS createdAt FROM alert_sends WHERE id = ${id}`)
+  )[0];
+}
+
+/** The jobs of an alert email, as the matches it sent hold them. */
+export async function cardsOfSend(db: AlertsDatabase, sendId: number): Promise<JobCard[]> {
+  const rows = await all<{ card: string }>(db, sql`SELECT card FROM alert_matches WHERE send_id = ${sendId} ORDER BY publish_date DESC, job_id DESC`);
+  return rows.map((row) => JSON.parse(row.card) as JobCard);
+}
+
+export type SendOutcome = { status: "sent"; at: number } | { status: "failed" | "cancelled" } | { status: "pending" };
+
+export async function recordSendOutcome(db: AlertsDatabase, send: SendRow, outcome: SendOutcome): Promise<void> {
+  if (outcome.status === "sent") {
+    await batch(db, [
+      sql`UPDATE alert_sends SET status = 'sent', sent_at = ${outcome.at}, attempts = attempts + 1 WHERE id = ${send.id} AND status = 'pending'`,
+      ...(send.kind === "confirm" ? [] : [sql`UPDATE alerts SET last_sent_at = ${outcome.at} WHERE id = ${send.alertId}`]),
+    ]);
+    return;
+  }
+  await batch(db, [sql`UPDATE alert_sends SET status = ${outcome.status}, attempts = attempts + 1 WHERE id = ${send.id} AND status = 'pending'`]);
+}
+
+// The cron's upkeep (src/alerts/scheduled.ts).
+
+export async function dueAlertIds(db: AlertsDatabase, now: number, limit: number): Promise<number[]> {
+  return (await all<{ id: number }>(db, sql`SELECT id FROM alerts WHERE status = 'active' AND due_at IS NOT NULL AND due_at <= ${now} ORDER BY due_at LIMIT ${limit}`)).map((row) => row.id);
+}
+
+/** Ledger rows still pending a minute after they were made: handed to the queue again. */
+export async function stalePendingSends(db: AlertsDatabase, before: number, limit: number): Promise<number[]> {
+  return (await all<{ id: number }>(db, sql`SELECT id FROM alert_sends WHERE status = 'pending' AND created_at <= ${before} ORDER BY created_at LIMIT ${limit}`)).map((row) => row.id);
+}
+
+/**
+ * DESIGN 23: pending alerts (never confirmed: no consent) go after 7 days with their ledger; ended
+ * alerts 3 years after they ended, with their record, matches and ledger. Bounded per run.
+ */
+export async function purgeAlerts(db: AlertsDatabase, pendingBefore: number, endedBefore: number, limit: number): Promise<number> {
+  const doomed = await all<{ id: number }>(
+    db,
+    sql`SELECT id FROM alerts WHERE (status = 'pending' AND created_at < ${pendingBefore}) OR (status = 'ended' AND ended_at < ${endedBefore}) LIMIT ${limit}`,
+  );
+  if (doomed.length === 0) return 0;
+  const list = JSON.stringify(doomed.map((row) => row.id));
+  const ids = sql`(SELECT value FROM json_each(${list}))`;
+  await batch(db, [
+    sql`DELETE FROM alert_changes WHERE alert_id IN ${ids}`,
+    sql`DELETE FROM alert_matches WHERE alert_id IN ${ids}`,
+    sql`DELETE FROM alert_sends WHERE alert_id IN ${ids}`,
+    sql`DELETE FROM alert_terms WHERE alert_id IN ${ids}`,
+    sql`DELETE FROM alerts WHERE id IN ${ids}`,
+  ]);
+  return doomed.length;
+}
+
+// Consent records (DESIGN 23a), for `npm run alerts -- consent` (scripts/alerts.mjs reads the same columns).
+
+export interface ChangeRow {
+  alertId: number;
+  at: number;
+  change: string;
+}
+
+export function changesOf(db: AlertsDatabase, alertIds: number[]): Promise<ChangeRow[]> {
+  return all<ChangeRow>(db, sql`SELECT alert_id AS alertId, at, change FROM alert_changes WHERE alert_id IN (SELECT value FROM json_each(${JSON.stringify(alertIds)})) ORDER BY id`);
+}
+
+/** The newest matches of an alert (its Atom feed). */
+export function recentMatches(db: AlertsDatabase, alertId: number, limit: number): Promise<{ jobId: number; matchedAt: number; card: string }[]> {
+  return all(db, sql`SELECT job_id AS jobId, matched_at AS matchedAt, card FROM alert_matches WHERE alert_id = ${alertId} ORDER BY matched_at DESC, job_id DESC LIMIT ${limit}`);
+}
+
+// The 12-month "keep this alert?" email (DESIGN 23): asked once; 30 days without an answer end it.
+
+/** Alerts renewed before `renewedBefore` and not asked yet: asked now (a ledger row each, in one batch); returns the rows to send. */
+export async function askToKeep(db: AlertsDatabase, renewedBefore: number, now: number, limit: number): Promise<number[]> {
+  const due = await all<{ id: number }>(
+    db,
+    sql`SELECT id FROM alerts WHERE status IN ('active', 'paused') AND renewed_at < ${renewedBefore} AND keep_asked_at IS NULL ORDER BY renewed_at LIMIT ${limit}`,
+  );
+  if (due.length === 0) return [];
+  const list = JSON.stringify(due.map((row) => row.id));
+  const results = await batch(db, [
+    sql`UPDATE alerts SET keep_asked_at = ${now} WHERE id IN (SELECT value FROM json_each(${list}))`,
+    sql`INSERT INTO alert_sends (alert_id, period, kind, status, created_at)
+        SELECT a.id, 'keep:' || a.renewed_at, 'keep', 'pending', ${now} FROM alerts a WHERE a.id IN (SELECT value FROM json_each(${list}))
+        ON CONFLICT (alert_id, period) DO NOTHING RETURNING id`,
+  ]);
+  return (results[1].results as { id: number }[]).map((row) => row.id);
+}
+
+/** Alerts asked before `askedBefore` with no answer since. */
+export async function unansweredKeepIds(db: AlertsDatabase, askedBefore: number, limit: number): Promise<number[]> {
+  return (await all<{ id: number }>(db, sql`SELECT id FROM alerts WHERE status IN ('active', 'paused') AND keep_asked_at < ${askedBefore} LIMIT ${limit}`)).map((row) => row.id);
+}
+
+/** The person answered "keep" (the manage page's button): 12 more months, recorded. */
+export async function keepAlert(db: AlertsDatabase, id: number, now: number): Promise<void> {
+  await batch(db, [
+    sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, 'kept' FROM alerts WHERE id = ${id} AND status IN ('active', 'paused')`,
+    sql`UPDATE alerts SET renewed_at = ${now}, keep_asked_at = NULL WHERE id = ${id} AND status IN ('active', 'paused')`,
+  ]);
+}

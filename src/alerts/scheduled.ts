@@ -1,0 +1,58 @@
+import type { Env } from "../env";
+import { runStages } from "../scheduled/stages";
+import { createAlertsDatabase } from "./database/client";
+import { askToKeep, dueAlertIds, endAlerts, purgeAlerts, stalePendingSends, unansweredKeepIds } from "./repository";
+import type { AlertWork } from "./service";
+
+// DESIGN 23, 23a: the alerts' share of every cron run, once for the whole Worker (alerts are not
+// sharded). The run's scheduledTime is "now" for all of it, so tests can fast-forward.
+
+/** Due alerts handed to the queue per run, 10 per message (the consumer builds each email). */
+const DUE_PER_RUN = 10_000;
+const DUE_PER_MESSAGE = 10;
+const SENDS_PER_RUN = 1_000;
+const PURGED_PER_RUN = 1_000;
+export const PENDING_KEPT_MS = 7 * 86_400_000;
+/** Consent records are kept 3 years after their alert ends (DESIGN 23). */
+export const ENDED_KEPT_MS = 3 * 365 * 86_400_000;
+/** After 12 months an alert asks once whether to keep it; 30 days without an answer end it (DESIGN 23). */
+export const KEEP_ASKED_AFTER_MS = 365 * 86_400_000;
+export const KEEP_ANSWER_MS = 30 * 86_400_000;
+const KEEP_PER_RUN = 1_000;
+
+export function runAlertsUpkeep(env: Env, now: number) {
+  const db = createAlertsDatabase(env.ALERTS_DB);
+  return runStages([
+    [
+      "alertsDue",
+      async () => {
+        const ids = await dueAlertIds(db, now, DUE_PER_RUN);
+        const bodies: { body: AlertWork }[] = [];
+        for (let i = 0; i < ids.length; i += DUE_PER_MESSAGE) bodies.push({ body: { due: ids.slice(i, i + DUE_PER_MESSAGE), now } });
+        for (let i = 0; i < bodies.length; i += 100) await env.ALERTS_QUEUE.sendBatch(bodies.slice(i, i + 100));
+        return { due: ids.length };
+      },
+    ],
+    [
+      // Emails whose message was lost (or whose consumer died before recording) go again; the ledger
+      // row's status is checked before each send, so none goes twice.
+      "alertEmails",
+      async () => {
+        const ids = await stalePendingSends(db, now - 60_000, SENDS_PER_RUN);
+        for (let i = 0; i < ids.length; i += 100) await env.ALERTS_QUEUE.sendBatch(ids.slice(i, i + 100).map((send) => ({ body: { send } satisfies AlertWork })));
+        return { requeued: ids.length };
+      },
+    ],
+    [
+      "alertsKeep",
+      async () => {
+        const expired = await unansweredKeepIds(db, now - KEEP_ANSWER_MS, KEEP_PER_RUN);
+        await endAlerts(db, expired, "expired-unanswered", now);
+        const asked = await askToKeep(db, now - KEEP_ASKED_AFTER_MS, now, KEEP_PER_RUN);
+        for (let i = 0; i < asked.length; i += 100) await env.ALERTS_QUEUE.sendBatch(asked.slice(i, i + 100).map((send) => ({ body: { send } satisfies AlertWork })));
+        return { asked: asked.length, ended: expired.length };
+      },
+    ],
+    ["alertsRetention", async () => ({ deleted: await purgeAlerts(db, now - PENDING_KEPT_MS, now - ENDED_KEPT_MS, PURGED_PER_RUN) })],
+  ]);
+}

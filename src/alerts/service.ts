@@ -1,0 +1,270 @@
+import { boardEntryOf, jobsOnBoard, searchCentreOf } from "../board/alerts";
+import type { Env } from "../env";
+import { ValidationError } from "../http/problem";
+import type { JobRow } from "../jobs/repository";
+import { jobPath } from "../pages/paths";
+import { consentRecordOf, senderOf } from "./consent";
+import { createAlertsDatabase, type AlertsDatabase } from "./database/client";
+import { alertEmail, confirmationEmail, describeSearch, keepEmail, type AlertLinks, type Mail } from "./email";
+import {
+  activateAlert,
+  advanceDue,
+  alertById,
+  alertByTokenHash,
+  alertEmailsSince,
+  candidateAlerts,
+  cardsOfSend,
+  endAlerts,
+  insertPendingAlert,
+  liveAlertIdsOfAddress,
+  recordAlertEmail,
+  recordMatches,
+  recordSendOutcome,
+  searchOfRow,
+  sendById,
+  unsentMatches,
+  type AlertRow,
+  type JobOnBoard,
+  type TokenColumn,
+} from "./repository";
+import { cardOf, jobFactsOf, matches, pickJobs, termsOfAlert, termsOfJob, type AlertSearch, type JobCard } from "./rules";
+import { INSTANT_GATHER_MS, INSTANT_PER_DAY, nextScheduledAt, periodOf, timeZoneOf, type Schedule } from "./schedule";
+import type { AlertInput } from "./schemas";
+import { hashOf, newNonce, TOKEN_PATTERN, tokenOf, type TokenPurpose } from "./tokens";
+
+// DESIGN 23: what job alerts do — subscribe with double opt-in, match jobs as a reverse search,
+// build and send the emails through the ledger, end alerts. Handlers and consumers call these.
+
+const dbOf = (env: Pick<Env, "ALERTS_DB">) => createAlertsDatabase(env.ALERTS_DB);
+
+/** What the alerts queue carries besides job events: emails to send, alerts whose email may be due. */
+export type AlertWork = { send: number } | { due: number[]; now?: number };
+
+export interface Origin {
+  source: "page" | "api";
+  origin: string;
+  clientAddress: string | null;
+  userAgent: string | null;
+  /** With `near` from a page's form: the place's name as resolved. */
+  placeName?: string | null;
+}
+
+const scheduleOf = (alert: Pick<AlertRow, "frequency" | "hour" | "weekday" | "timeZone">): Schedule => ({ frequency: alert.frequency, hour: alert.hour, weekday: alert.weekday, timeZone: alert.timeZone });
+
+/**
+ * POST /alerts and the pages' form: a pending alert and one confirmation email, within the
+ * address's limits. Past them nothing is stored or sent, and the caller answers exactly as when
+ * something was: nothing tells whether an address has alerts.
+ */
+export async function subscribe(env: Env, input: AlertInput, origin: Origin, now: number): Promise<void> {
+  const search = input.search as AlertSearch;
+  let centre: { latitude: number; longitude: number; provinceCode: string } | null = null;
+  if (search.near !== undefined) {
+    centre = await searchCentreOf(env, search.near);
+    if (!centre) throw new ValidationError([{ field: "search.near", message: "near must be the id of a public place with coordinates (GET /api/v1.1/locations); a province is an area, not a point." }]);
+  }
+  const nonce = newNonce();
+  const [confirmHash, manageHash, feedHash] = await Promise.all((["confirm", "manage", "feed"] as const).map(async (purpose) => hashOf(await tokenOf(env.ALERTS_TOKEN_KEY, purpose, nonce))));
+  const consent = await consentRecordOf(input.language, senderOf(env));
+  const sendId = await insertPendingAlert(dbOf(env), {
+    email: input.email,
+    emailKey: input.email.toLowerCase(),
+    language: input.language,
+    frequency: input.frequency,
+    hour: input.hour ?? 8,
+    weekday: input.weekday ?? "monday",
+    timeZone: timeZoneOf(centre?.provinceCode ?? search.province),
+    search,
+    near: centre && { latitude: centre.latitude, longitude: centre.longitude },
+    placeName: origin.placeName ?? null,
+    origin: origin.origin,
+    tokenNonce: nonce,
+    confirmHash,
+    manageHash,
+    feedHash,
+    consentTextVersion: consent.version,
+    consentTextSha256: consent.sha256,
+    source: origin.source,
+    createdAt: now,
+    clientAddress: origin.clientAddress,
+    userAgent: origin.userAgent?.slice(0, 500) ?? null,
+  });
+  if (sendId !== null) await env.ALERTS_QUEUE.send({ send: sendId } satisfies AlertWork);
+}
+
+/** The alert a link's token names (only a well-formed token reaches the database), by its hash. */
+export async function alertOfToken(env: Pick<Env, "ALERTS_DB">, purpose: TokenPurpose, token: string): Promise<AlertRow | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  return alertByTokenHash(dbOf(env), `${purpose}_hash` as TokenColumn, await hashOf(token));
+}
+
+/** The confirm button's POST: the alert starts (its schedule, its place in the index); a second POST changes nothing. */
+export async function confirmAlert(env: Env, alert: AlertRow, now: number): Promise<void> {
+  if (alert.status !== "pending") return;
+  const search = searchOfRow(alert);
+  const centre = alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null;
+  await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfAlert({ search, centre }));
+}
+
+/** Unsubscribe (one alert, or every alert of its address), delete: the alert ends at once, recorded. */
+export async function endAlert(env: Pick<Env, "ALERTS_DB">, alert: AlertRow, everyAlert: boolean, change: string, now: number): Promise<void> {
+  const db = dbOf(env);
+  await endAlerts(db, everyAlert ? await liveAlertIdsOfAddress(db, alert.emailKey) : [alert.id], change, now);
+}
+
+/** Bounces and complaints (DESIGN 23): every alert of the address ends, recorded with why (pending ones go after 7 days anyway). */
+export async function endAlertsOfAddress(env: Pick<Env, "ALERTS_DB">, email: string, change: string, now: number): Promise<number> {
+  const db = dbOf(env);
+  const ids = await liveAlertIdsOfAddress(db, email.trim().toLowerCase());
+  await endAlerts(db, ids, change, now);
+  return ids.length;
+}
+
+// Matching: a reverse search (DESIGN 23).
+
+/**
+ * The jobs as these changes left them (null: deleted), newest change per job: each one on the
+ * board is matched against the alerts filed under its terms — one read for all of them — and
+ * checked with the board's own rules; the matches are stored in one batch. Instant alerts with a
+ * new match get a message 10 minutes later that sends their email.
+ */
+export async function matchJobChanges(env: Env, changes: { jobId: number; row: JobRow | null }[], now: number): Promise<number> {
+  const db = dbOf(env);
+  const nowSeconds = Math.floor(now / 1000);
+  const onBoard: JobOnBoard[] = [];
+  const offBoard: number[] = [];
+  const entries = await Promise.all(changes.map(async (change) => ({ jobId: change.jobId, entry: await boardEntryOf(env, change.row, nowSeconds) })));
+  const facts = entries.flatMap(({ jobId, entry }) => {
+    if (!entry) {
+      offBoard.push(jobId);
+      return [];
+    }
+    return [{ entry, facts: jobFactsOf(entry) }];
+  });
+  const candidates = facts.length ? await candidateAlerts(db, [...new Set(facts.flatMap((job) => termsOfJob(job.facts)))]) : [];
+  const alerts = candidates.map((alert) => ({
+    id: alert.id,
+    search: JSON.parse(alert.search) as AlertSearch,
+    centre: alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null,
+  }));
+  let stored = 0;
+  for (const { entry, facts: job } of facts) {
+    const alertIds = alerts.filter((alert) => matches(alert, job, nowSeconds)).map((alert) => alert.id);
+    stored += alertIds.length;
+    onBoard.push({ jobId: entry.jobId, employerId: entry.employerId, publishDate: entry.publishDate, closeDate: entry.closeDate, card: cardOf(entry), alertIds });
+  }
+  if (onBoard.length === 0 && offBoard.length === 0) return 0;
+  const started = await recordMatches(db, onBoard, offBoard, now, INSTANT_GATHER_MS);
+  if (started.length) await env.ALERTS_QUEUE.send({ due: started } satisfies AlertWork, { delaySeconds: INSTANT_GATHER_MS / 1000 });
+  return stored;
+}
+
+// Building and sending (DESIGN 23: the ledger).
+
+/**
+ * Builds the email of each alert that is due at `now`: the unsent matches still on the board and
+ * open, at most 15, newest first, at most 2 per employer; none: no email, only the next due time.
+ * Instant alerts past 10 emails in 24 hours wait until the oldest of them is a day old.
+ */
+export async function buildDueEmails(env: Env, alertIds: number[], now: number): Promise<number> {
+  const db = dbOf(env);
+  let built = 0;
+  for (const alertId of alertIds) {
+    const alert = await alertById(db, alertId);
+    if (!alert || alert.status !== "active" || alert.dueAt === null || alert.dueAt > now) continue;
+    const schedule = scheduleOf(alert);
+    if (alert.frequency === "instant") {
+      const today = await alertEmailsSince(db, alert.id, now - 86_400_000);
+      if (today.length >= INSTANT_PER_DAY) {
+        await advanceDue(db, alert.id, today[0] + 86_400_000);
+        continue;
+      }
+    }
+    const next = nextScheduledAt(schedule, now);
+    const unsent = await unsentMatches(db, alert.id, Math.floor(now / 1000));
+    const open = unsent.length ? await jobsOnBoard(env, unsent.map((match) => match.jobId)) : new Set<number>();
+    const picked = pickJobs(unsent.filter((match) => open.has(match.jobId)));
+    if (picked.length === 0) {
+      await advanceDue(db, alert.id, next);
+      continue;
+    }
+    const sendId = await recordAlertEmail(db, alert.id, periodOf(schedule, alert.frequency === "instant" ? now : alert.dueAt), picked.map((match) => match.jobId), now, next);
+    if (sendId !== null) {
+      await env.ALERTS_QUEUE.send({ send: sendId } satisfies AlertWork);
+      built++;
+    }
+  }
+  return built;
+}
+
+/** Each alert's links, tokens derived again from its nonce (src/alerts/tokens.ts). */
+export async function linksOf(env: Pick<Env, "ALERTS_TOKEN_KEY">, alert: AlertRow): Promise<AlertLinks & { confirm: string }> {
+  const [confirm, manage, feed] = await Promise.all((["confirm", "manage", "feed"] as const).map((purpose) => tokenOf(env.ALERTS_TOKEN_KEY, purpose, alert.tokenNonce)));
+  const search = searchOfRow(alert);
+  const params = new URLSearchParams();
+  if (search.q) params.set("q", search.q);
+  if (alert.placeName) params.set("place", alert.placeName);
+  if (search.radiusKm !== undefined && alert.placeName) params.set("radiusKm", String(search.radiusKm));
+  if (search.province) params.set("province", search.province);
+  if (search.category !== undefined) params.set("category", String(search.category));
+  if (search.positionType !== undefined) params.set("positionType", String(search.positionType));
+  if (search.salaryMin !== undefined) params.set("salaryMin", String(search.salaryMin));
+  const home = alert.language === "fr" ? "/fr/" : "/";
+  return {
+    confirm: `${alert.origin}/alerts/confirm/${confirm}`,
+    manage: `${alert.origin}/alerts/manage/${manage}`,
+    unsubscribe: `${alert.origin}/alerts/unsubscribe/${manage}`,
+    feed: `${alert.origin}/alerts/feed/${feed}`,
+    search: `${alert.origin}${home}${params.size ? `?${params}` : ""}`,
+  };
+}
+
+export const searchWordsOf = (alert: AlertRow) => describeSearch(searchOfRow(alert), alert.language, alert.placeName);
+export const jobLinkOf = (alert: Pick<AlertRow, "origin" | "language">) => (card: JobCard) => `${alert.origin}${jobPath(alert.language, card.id, card.title)}`;
+const listIdOf = (env: Pick<Env, "ALERTS_FROM">) => `<job-alerts.${(env.ALERTS_FROM ?? "alerts@jobs.example").split("@")[1] ?? "jobs.example"}>`;
+
+/** The email of one ledger row, or null when it must not go (sent already, or its alert ended). */
+async function mailOf(env: Env, db: AlertsDatabase, sendId: number): Promise<{ mail: Mail | null; finish: (outcome: Parameters<typeof recordSendOutcome>[2]) => Promise<void> } | null> {
+  const send = await sendById(db, sendId);
+  if (!send || send.status !== "pending") return null;
+  const finish = (outcome: Parameters<typeof recordSendOutcome>[2]) => recordSendOutcome(db, send, outcome);
+  const alert = await alertById(db, send.alertId);
+  const sender = senderOf(env);
+  // DESIGN 23: no email is built or sent for an alert after its unsubscribe is stored.
+  const wanted = send.kind === "confirm" ? ["pending"] : send.kind === "keep" ? ["active", "paused"] : ["active"];
+  if (!alert || !wanted.includes(alert.status)) return { mail: null, finish };
+  const links = await linksOf(env, alert);
+  const search = searchWordsOf(alert);
+  if (send.kind === "confirm") return { mail: confirmationEmail({ language: alert.language, to: alert.email, search, confirmLink: links.confirm, sender }), finish };
+  const askedAt = alert.confirmedAt ?? alert.createdAt;
+  if (send.kind === "keep") return { mail: keepEmail({ language: alert.language, to: alert.email, search, askedAt, links, sender, listId: listIdOf(env) }), finish };
+  const jobs = await cardsOfSend(db, send.id);
+  if (jobs.length === 0) return { mail: null, finish };
+  return { mail: alertEmail({ language: alert.language, to: alert.email, search, askedAt, jobs, jobLink: jobLinkOf(alert), links, sender, listId: listIdOf(env) }), finish };
+}
+
+/** Attempts of one email (the queue's retries, 30 s apart and more); after them the ledger row is recorded failed. */
+export const SEND_ATTEMPTS = 5;
+
+/** One ledger row's email through the Email Service binding; recorded sent, so no retry or later run sends it again. */
+export async function sendLedgerRow(env: Env, message: Message<AlertWork>, sendId: number): Promise<void> {
+  const db = dbOf(env);
+  const found = await mailOf(env, db, sendId);
+  if (!found) return message.ack();
+  if (!found.mail) {
+    await found.finish({ status: "cancelled" });
+    return message.ack();
+  }
+  try {
+    await env.EMAIL.send(found.mail);
+    await found.finish({ status: "sent", at: Date.now() });
+    message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", message: "alert email not sent", send: sendId, error: String(error) }));
+    if (message.attempts >= SEND_ATTEMPTS) {
+      await found.finish({ status: "failed" });
+      return message.ack();
+    }
+    message.retry({ delaySeconds: 30 * message.attempts });
+  }
+}

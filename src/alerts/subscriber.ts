@@ -1,0 +1,20 @@
+import type { EventSubscriber } from "../events/dispatch";
+import { JOB_EVENT_TYPES } from "../events/types";
+
+// job.expiring changes no job, so nothing an alert could newly match.
+const matched = new Set<string>(JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"));
+
+/** At most this many events per notice: a batch of 10 messages then matches at most 100 job changes. */
+export const ALERT_EVENTS_PER_NOTICE = 10;
+
+/**
+ * DESIGN 23: job alerts react to every job change (a job that is, or becomes, visible is matched;
+ * one that leaves the board is never emailed), on a queue of their own (section 16), so that
+ * neither webhooks nor the board wait for them.
+ */
+export const alertsSubscriber: EventSubscriber = {
+  name: "alerts",
+  queue: (env) => env.ALERTS_QUEUE,
+  accepts: (type) => matched.has(type),
+  eventsPerNotice: ALERT_EVENTS_PER_NOTICE,
+};

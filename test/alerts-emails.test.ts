@@ -1,0 +1,43 @@
+import { HtmlValidate } from "html-validate/browser";
+import { describe, expect, it } from "vitest";
+import { alertEmail, confirmationEmail, keepEmail, type Language } from "../src/alerts/email";
+import type { JobCard } from "../src/alerts/rules";
+
+// DESIGN 23: the alerts' emails render in both languages, and their HTML passes html-validate's
+// standard rules (as the board pages do in test/browser/board-pages.mjs).
+
+const sender = { name: "Job Board", postalAddress: "100 Example Street, Toronto ON  M5V 0A1, Canada", contact: "privacy@jobs.example.com", from: "alerts@jobs.example.com" };
+const links = { manage: "https://jobs.example.com/alerts/manage/t", unsubscribe: "https://jobs.example.com/alerts/unsubscribe/t", feed: "https://jobs.example.com/alerts/feed/f", search: "https://jobs.example.com/?q=a%26b" };
+const card: JobCard = {
+  id: 7,
+  title: "Comptable <senior> & \"associé\"",
+  employer: null,
+  publishDate: "2026-11-20T10:00:00Z",
+  closeDate: "2027-01-19T23:59:59Z",
+  locations: [{ description: "Montréal, QC" }],
+  salary: { amount: 65000, maxAmount: 72000, type: { id: 1, name: "Yearly", unit: "year" } },
+};
+const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
+
+describe("alert emails' HTML", () => {
+  it("the validator is not vacuous: it reports a broken document", async () => {
+    expect((await validator.validateString("<!DOCTYPE html><html lang=\"en\"><head><title>x</title></head><body><p><div></p></body></html>")).valid).toBe(false);
+  });
+
+  for (const language of ["en", "fr"] as Language[]) {
+    it(`the confirmation, alert and keep emails in ${language} are valid HTML (html-validate:standard), with lang="${language}", text escaped`, async () => {
+      const mails = [
+        confirmationEmail({ language, to: "a@example.com", search: "“comptable”", confirmLink: "https://jobs.example.com/alerts/confirm/t", sender }),
+        alertEmail({ language, to: "a@example.com", search: "“comptable”", askedAt: Date.UTC(2026, 10, 1), jobs: [card], jobLink: () => "https://jobs.example.com/jobs/7-comptable", links, sender, listId: "<job-alerts.jobs.example.com>" }),
+        keepEmail({ language, to: "a@example.com", search: "“comptable”", askedAt: Date.UTC(2026, 10, 1), links, sender, listId: "<job-alerts.jobs.example.com>" }),
+      ];
+      for (const mail of mails) {
+        const report = await validator.validateString(mail.html);
+        expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message}`)), mail.subject).toEqual([]);
+        expect(mail.html).toContain(`<html lang="${language}">`);
+        expect(mail.html).not.toContain("<senior>");
+        expect(mail.text).toContain(sender.postalAddress);
+      }
+    });
+  }
+});
