@@ -5,6 +5,8 @@ import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/descript
 import type { Env } from "../src/env";
 import worker from "../src/index";
 import { runScheduledJobs } from "../src/jobs/scheduled-rules";
+import { moveEmployer } from "../src/shards/move";
+import { moveThroughBindings } from "../src/shards/move-bindings";
 import { countingD1 } from "../test/support/count-d1";
 
 // wrangler builds only an entry that exports the Durable Objects its configuration names; the
@@ -105,6 +107,12 @@ export default {
     if (url.pathname === "/__probe/cron") return cron(url, env);
     if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
+    // DESIGN 22: an employer moved to another shard, as `npm run shards -- move` does (over the
+    // bindings here, not wrangler); answers with the move's outcome once it is complete.
+    if (url.pathname === "/__probe/move") {
+      const { dbs, keys } = moveThroughBindings(env);
+      return Response.json(await moveEmployer(dbs, keys, { employerId: Number(url.searchParams.get("employer")), to: Number(url.searchParams.get("to")) }));
+    }
     // DESIGN 22: where a shard's relay is (the hand-over row times a write's events to it).
     if (url.pathname === "/__probe/relay") return Response.json(await env.RELAY.get(env.RELAY.idFromName(`shard:${url.searchParams.get("shard") ?? 0}`)).position());
     const counter = countingD1(env.DB);

@@ -10,18 +10,19 @@ const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes at `perSecond` until `stop()`: DELETEs of the jobs `first` … `last` of the employer of
- * `apiKey`, each recording its event like any write (a DELETE, because this machine serves three
- * times 80 of them a second, so the rate holds); counts their statuses.
+ * Writes at `perSecond` until `stop()`: DELETEs (or `method` with `body`) of the jobs `first` …
+ * `last` of the employer of `apiKey`, each recording its event like any write (a DELETE by
+ * default, because this machine serves three times 80 of them a second, so the rate holds);
+ * counts their statuses.
  */
-function pacedWrites(origin, { apiKey, first, last, perSecond }) {
+export function pacedWrites(origin, { apiKey, first, last, perSecond, method = "DELETE", body }) {
   const statuses = {};
-  const headers = { "API-Key": apiKey };
+  const headers = { "API-Key": apiKey, ...(body && { "Content-Type": "application/json" }) };
   const pending = new Set();
   let next = first;
   const timer = setInterval(() => {
     for (let i = 0; i < perSecond / 10 && next <= last; i++) {
-      const write = send(origin, { host: HOSTS.api, method: "DELETE", path: `/api/v1.1/jobs/${next++}`, headers })
+      const write = send(origin, { host: HOSTS.api, method, path: `/api/v1.1/jobs/${next++}`, headers, body })
         .then((res) => void (statuses[res.status] = (statuses[res.status] ?? 0) + 1))
         .catch(() => void (statuses.error = (statuses.error ?? 0) + 1))
         .finally(() => pending.delete(write));

@@ -135,6 +135,13 @@ export function evaluate(r) {
       pass: r.cron.concurrentGet.p99Ms <= 300,
       value: r.cron.concurrentGet.p99Ms,
     },
+    {
+      id: "move",
+      target: `Moving an employer with ${r.move.jobs} jobs between shards while an employer of each shard writes 10 times a second (DESIGN 22): reported; 0 lost, 0 doubled`,
+      measured: `${fixed(r.move.ms / 1000, 1)} s; the moved employer's writes meanwhile ${JSON.stringify(r.move.movedWrites)}; the other employers' ${JSON.stringify(r.move.bystanderWrites)}; lost ${r.move.lost}, doubled ${r.move.doubled}, left in the old shard ${r.move.leftInSource}`,
+      pass: r.move.lost === 0 && r.move.doubled === 0 && r.move.leftInSource === 0 && r.move.getAfter === 200 && r.move.outcome !== null,
+      value: r.move.ms,
+    },
     ...["idle", "load"].map((label) => ({
       id: `handOver_${label}`,
       target: `Event hand-over ${label === "idle" ? "idle" : "under 80 other writes/s"} (DESIGN 22): from a write's answer until its shard's relay has handed its events to the queues, p99 ≤ 2 s`,

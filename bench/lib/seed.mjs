@@ -35,14 +35,16 @@ const inputDigest = (raw) => createHash("sha256").update(`1\n${raw}`).digest("he
 const hashApiKey = (apiKey) => createHash("sha256").update(apiKey).digest("hex");
 
 /** An employer row in D1 and its key in KV, as `npm run keys -- create` makes them. */
-export async function createEmployer(db, kv, name, plan = "standard") {
+export async function createEmployer(db, kv, name, plan = "standard", shard = 0) {
   const row = await db
     .prepare("INSERT INTO employers (name, plan, created_at) VALUES (?, ?, ?) RETURNING id")
     .bind(name, plan, Math.floor(Date.now() / 1000))
     .first();
   const apiKey = `bench_${randomUUID()}`;
-  await kv.put(hashApiKey(apiKey), JSON.stringify({ employerId: row.id }));
-  return { employerId: row.id, apiKey, name };
+  // DESIGN 22: the key names its shard, and the shard lists the key (a move updates it).
+  await db.prepare("INSERT INTO api_keys (hash, employer_id, created_at) VALUES (?, ?, ?)").bind(hashApiKey(apiKey), row.id, Date.now()).run();
+  await kv.put(hashApiKey(apiKey), JSON.stringify({ employerId: row.id, ...(shard && { shard }) }));
+  return { employerId: row.id, apiKey, name, shard };
 }
 
 /**
