@@ -45,7 +45,7 @@ export function pacedWrites(origin, { apiKey, first, last, perSecond, method = "
  * (optional): `{ apiKey, first, last, perSecond }`, other writes running meanwhile.
  */
 export async function measureHandOver(origin, db, { writer, samples, load }) {
-  const background = load ? pacedWrites(origin, load) : null;
+  let background = null;
   const probe = ownConnection();
   const body = JSON.stringify(newJobBody(descriptionOf(500)));
   const latencies = [];
@@ -54,7 +54,10 @@ export async function measureHandOver(origin, db, { writer, samples, load }) {
     // From a relay with nothing waiting (the cron's row leaves it 100 000 events to hand over).
     const { newest } = await db.prepare("SELECT coalesce(max(seq), 0) AS newest FROM events").first();
     while (JSON.parse((await send(origin, { host: HOSTS.probe, path: "/__probe/relay?shard=0" }, probe)).body).cursor < newest) await pause(100);
-    if (background) await pause(1_000);
+    if (load) {
+      background = pacedWrites(origin, load);
+      await pause(1_000);
+    }
     for (let i = 0; i < samples; i++) {
       const res = await send(origin, { host: HOSTS.api, method: "POST", path: "/api/v1.1/jobs", headers: { "API-Key": writer.apiKey, "Content-Type": "application/json" }, body });
       const answeredAt = performance.now();
@@ -84,7 +87,7 @@ export async function measureHandOver(origin, db, { writer, samples, load }) {
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
     maxMs: latencies.at(-1),
-    ...(load && { load: { perSecond: load.perSecond, statuses: background.statuses } }),
+    ...(load && { load: { perSecond: load.perSecond, statuses: background?.statuses ?? {} } }),
     problems,
   };
 }

@@ -12,7 +12,8 @@ const id = (name: string) =>
     .number({ error: `${name} must be an id (a whole number from 1).` })
     .int(`${name} must be an id (a whole number from 1).`)
     .min(1, `${name} must be an id (a whole number from 1).`)
-    .max(2_147_483_647, `${name} must be an id (a whole number from 1).`);
+    .max(2_147_483_647, `${name} must be an id (a whole number from 1).`)
+    .openapi({ format: "int32" });
 
 const RADIUS = "radiusKm must be a number of km from 1 to 500.";
 const SALARY = "salaryMin must be a whole number of CAD a year from 0 to 10000000.";
@@ -31,7 +32,7 @@ export const AlertSearchSchema = z
     province: z.enum(PROVINCE_CODES).optional().openapi({ example: "QC" }),
     category: id("category").optional().openapi({ example: 1 }),
     positionType: id("positionType").optional().openapi({ example: 1 }),
-    salaryMin: z.number({ error: SALARY }).int(SALARY).min(0, SALARY).max(10_000_000, SALARY).optional().openapi({ example: 60000 }),
+    salaryMin: z.number({ error: SALARY }).int(SALARY).min(0, SALARY).max(10_000_000, SALARY).optional().openapi({ format: "int32", example: 60000 }),
   })
   .strict()
   .superRefine((search, ctx) => {
@@ -48,7 +49,7 @@ export const AlertInputSchema = z
     email: z.string().trim().max(254).email().openapi({ example: "jobseeker@example.com" }),
     language: z.enum(["en", "fr"]).openapi({ description: "The language of every email of the alert." }),
     frequency: z.enum(FREQUENCIES).openapi({ description: "instant: within about 10 minutes of a match (at most 10 a day); daily at `hour`; weekly on `weekday` at `hour`." }),
-    hour: z.number().int().min(0).max(23).optional().openapi({ description: "Local hour of daily and weekly emails, in the time zone of the search's place or province (else America/Toronto). Default 8.", example: 8 }),
+    hour: z.number().int().min(0).max(23).optional().openapi({ format: "int32", description: "Local hour of daily and weekly emails, in the time zone of the search's place or province (else America/Toronto). Default 8.", example: 8 }),
     weekday: z.enum(WEEKDAYS).optional().openapi({ description: "Weekly emails' day. Default monday." }),
     consent: z.literal(true, "consent must be true: the person agrees to receive this alert's emails.").openapi({ description: "Express consent to the alert's emails (CASL): must be true." }),
     search: AlertSearchSchema,

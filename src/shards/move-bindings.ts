@@ -9,6 +9,8 @@ import type { Row } from "./move-plan";
 
 /** A batch's SQL text and values, at most: well within what one D1 call takes. */
 const BATCH_BYTES = 4_000_000;
+/** Between two batches of a move. */
+const PAUSE_MS = 10;
 
 export function moveThroughBindings(env: Env): { dbs: MoveDatabases; keys: KeyRecords } {
   return {
@@ -18,6 +20,10 @@ export function moveThroughBindings(env: Env): { dbs: MoveDatabases; keys: KeyRe
       async batch(shard, statements) {
         const d1 = shardDatabase(env, shard);
         const results = await d1.batch(statements.map((statement) => d1.prepare(statement.sql).bind(...statement.params)));
+        // As the cron's rounds do (src/scheduled/chunks.ts): a pause lets the queries queued
+        // meanwhile go first; batches sent back to back held every other query of both shards
+        // until the move ended (the bench's move row).
+        await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         return results.map((result) => result.results as Row[]);
       },
     },
