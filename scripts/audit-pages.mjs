@@ -2,6 +2,8 @@
 // demand, not in CI (they are large downloads and need Java): the W3C Nu Html Checker on every
 // page type as served, and Lighthouse (mobile defaults) on the search page and job pages in both
 // languages. Needs Java 11+ and Chromium (CHROMIUM=/path); fetches the pinned versions with npx.
+// Job alerts' pages (the form with its errors and every page an alert's links open, English and
+// French) go through the Nu Html Checker too.
 // Exits 1 when the checker finds an error or a score is under its target.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +33,36 @@ try {
     "fr-search": ["/fr/?q=comptable"], "fr-fraud-policy": ["/fr/politique-fraude"], missing: ["/jobs/999999"],
   };
   for (const [name, [path, init]] of Object.entries(pages)) writeFileSync(join(out, `${name}.html`), await fetch(`${origin}${path}`, init).then((res) => res.text()));
+  // Job alerts' pages (DESIGN 23, issue 36), English and French: each page an alert's links open,
+  // through its life (the links as the Worker derives them: test/browser/site.mjs).
+  const html = (path, init) => fetch(`${origin}${path}`, init).then((res) => res.text());
+  const post = (fields = {}) => ({ method: "POST", body: new URLSearchParams(fields) });
+  const stamp = Date.now().toString(36);
+  for (const [lang, form, check] of [["en", "/alerts", "/alerts/check-your-mailbox"], ["fr", "/fr/alertes", "/fr/alertes/verifiez-vos-courriels"]]) {
+    const email = `audit.${lang}.${stamp}@example.com`;
+    const declined = `audit.decline.${lang}.${stamp}@example.com`;
+    const alertPages = { [`alert-form-errors-${lang}`]: await html(form, post({ q: "warehouse", email: "not-an-address", frequency: "daily" })) };
+    for (const address of [email, declined]) await html(form, post({ q: "warehouse", email: address, frequency: "daily", consent: "yes" }));
+    const links = await site.alertLinks(email);
+    const declining = await site.alertLinks(declined);
+    Object.assign(alertPages, {
+      [`alert-check-${lang}`]: await html(check),
+      [`alert-decline-${lang}`]: await html(declining.decline),
+      [`alert-declined-${lang}`]: await html(declining.decline, post()),
+      [`alert-confirm-${lang}`]: await html(links.confirm),
+      [`alert-confirmed-${lang}`]: await html(links.confirm, post()),
+      [`alert-manage-${lang}`]: await html(links.manage),
+      [`alert-unsubscribe-${lang}`]: await html(links.unsubscribe),
+      [`alert-unsubscribed-${lang}`]: await html(links.unsubscribe, post()),
+      [`alert-already-unsubscribed-${lang}`]: await html(links.unsubscribe),
+    });
+    for (const [name, page] of Object.entries(alertPages)) {
+      writeFileSync(join(out, `${name}.html`), page);
+      pages[name] = [name];
+    }
+  }
+  writeFileSync(join(out, "alert-link-not-working.html"), await html(`/alerts/manage/${"x".repeat(43)}`));
+  pages["alert-link-not-working"] = ["alert-link-not-working"];
 
   // The Nu Html Checker: errors only (warnings are advice), on each page as served.
   // npx puts the package's node_modules/.bin first on PATH; the jar is beside it.

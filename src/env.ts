@@ -24,6 +24,11 @@ export interface Env {
   ALERTS_FROM?: string;
   /** Base64 of 32 bytes: derives job alerts' link tokens, which are stored only as hashes (a Worker secret). */
   ALERTS_TOKEN_KEY?: string;
+  /**
+   * DESIGN 23: an address whose inbound mail Email Routing sends to this Worker (its `email`
+   * handler); set, every alert email's List-Unsubscribe also carries `mailto:` it. Empty: https only.
+   */
+  ALERTS_UNSUBSCRIBE_MAILTO?: string;
   /** DESIGN 23a: who sends alert emails, named in each (CASL s. 6): the board's name, its mailing address, a contact. */
   BOARD_NAME?: string;
   BOARD_POSTAL_ADDRESS?: string;

@@ -3,6 +3,7 @@ import { consumeEmailBatch, consumeEmailDeadLetters } from "./applications/copie
 import { consumeAlertsBatch } from "./alerts/consumer";
 import { consumeAlertsDeadLetters } from "./alerts/dead-letters";
 import { consumeDeliveryEvents } from "./alerts/delivery-events";
+import { receiveUnsubscribeMail } from "./alerts/inbound";
 import { alertsSubscriber } from "./alerts/subscriber";
 import { consumeBoardBatch } from "./board/consumer";
 import { consumeBoardDeadLetters } from "./board/dead-letters";
@@ -45,7 +46,7 @@ const consumers: Record<string, [Consumer, Consumer]> = {
 };
 const webhooks: [Consumer, Consumer] = [consumeWebhookBatch, consumeWebhookDeadLetters];
 
-/** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers. */
+/** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers, inbound mail to job alerts. */
 export default {
   fetch: app.fetch,
   // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
@@ -56,6 +57,10 @@ export default {
     const name = dead ? batch.queue.slice(0, -DEAD_LETTERS.length) : batch.queue;
     const [consume, handBack] = consumers[name] ?? webhooks;
     return (dead ? handBack : consume)(batch as MessageBatch<never>, env);
+  },
+  // DESIGN 23: mail to ALERTS_UNSUBSCRIBE_MAILTO (List-Unsubscribe's mailto:), when Email Routing sends it here.
+  email: async (message, env) => {
+    await receiveUnsubscribeMail(message, env, Date.now());
   },
 } satisfies ExportedHandler<Env>;
 

@@ -27,7 +27,7 @@ describe("alert emails' HTML", () => {
   for (const language of ["en", "fr"] as Language[]) {
     it(`the confirmation, alert and keep emails in ${language} are valid HTML (html-validate:standard), with lang="${language}", text escaped`, async () => {
       const mails = [
-        confirmationEmail({ language, to: "a@example.com", search: "“comptable”", confirmLink: "https://jobs.example.com/alerts/confirm/t", sender }),
+        confirmationEmail({ language, to: "a@example.com", search: "“comptable”", confirmLink: "https://jobs.example.com/alerts/confirm/t", declineLink: "https://jobs.example.com/alerts/decline/t", sender }),
         alertEmail({ language, to: "a@example.com", search: "“comptable”", askedAt: Date.UTC(2026, 10, 1), jobs: [card], jobLink: () => "https://jobs.example.com/jobs/7-comptable", links, sender, listId: "<job-alerts.jobs.example.com>" }),
         keepEmail({ language, to: "a@example.com", search: "“comptable”", askedAt: Date.UTC(2026, 10, 1), links, sender, listId: "<job-alerts.jobs.example.com>" }),
       ];
@@ -37,6 +37,11 @@ describe("alert emails' HTML", () => {
         expect(mail.html).toContain(`<html lang="${language}">`);
         expect(mail.html).not.toContain("<senior>");
         expect(mail.text).toContain(sender.postalAddress);
+        // The confirmation's "this was not me" link, in both parts.
+        if (mail.subject.startsWith(language === "fr" ? "Confirmez" : "Confirm")) {
+          expect(mail.text).toContain("https://jobs.example.com/alerts/decline/t");
+          expect(mail.html).toContain('<a href="https://jobs.example.com/alerts/decline/t">');
+        }
       }
     });
   }

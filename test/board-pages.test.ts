@@ -171,6 +171,29 @@ describe("search pages (DESIGN 18, 18a)", () => {
     expect(html).toContain(`<a href="/jobs/${job.id}-senior-accountant">Senior Accountant</a>`);
   });
 
+  it("the first screen (issue 36): keywords and place in one row with the button; the other filters folded in a <details>, open when one of them is set or wrong", async () => {
+    const html = await (await page("/?q=accountant")).text();
+    const row = /<div class="search-row">(.*?)<\/div>/s.exec(html)![1];
+    for (const field of ["q", "place"]) expect(row, field).toContain(`id="${field}"`);
+    expect(row).toContain('<button type="submit">Search</button>');
+    const folded = /<details class="filters"( open="")?>(.*?)<\/details>/s.exec(html)!;
+    expect(folded[1]).toBeUndefined();
+    expect(folded[2]).toContain("<summary>More filters</summary>");
+    for (const field of ["radiusKm", "province", "category", "positionType", "salaryMin"]) {
+      expect(folded[2], field).toContain(`<label for="${field}">`);
+      expect(row, field).not.toContain(`id="${field}"`);
+    }
+    // Inside the form (no script needed: the fields are sent whether the <details> is open or not), before the results.
+    expect(html.indexOf("<details")).toBeGreaterThan(html.indexOf('<form method="get" role="search">'));
+    expect(html.indexOf("</details>")).toBeLessThan(html.indexOf("</form>"));
+    expect(html.indexOf("</form>")).toBeLessThan(html.indexOf('id="results"'));
+    for (const query of ["province=QC", "place=Laval&radiusKm=25", "category=1", "positionType=1", "salaryMin=lots"]) {
+      expect(await (await page(`/?${query}`)).text(), query).toContain('<details class="filters" open="">');
+    }
+    expect(await (await page("/?q=accountant&place=Laval")).text()).toContain('<details class="filters">');
+    expect(await (await page("/fr/?province=QC&category=1")).text()).toContain("<summary>Plus de filtres (2 choisis)</summary>");
+  });
+
   it("by word: only matching jobs; none is said plainly", async () => {
     expect(idsOn(await (await page("/?q=accountant")).text())).toContain(job.id);
     expect(await (await page("/?q=zzqqxxnothing")).text()).toContain("No job matches your search.");

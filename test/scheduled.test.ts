@@ -500,6 +500,7 @@ describe("log: one structured JSON line per run", () => {
           alertEmails: { outcome: "ok", requeued: 0 },
           alertsKeep: { outcome: "ok", asked: 0, ended: 0 },
           alertsRetention: { outcome: "ok", deleted: 0 },
+          alertsMatchesPruned: { outcome: "ok", pruned: 0, chunks: 1 },
         },
         durationMs: expect.any(Number),
       },

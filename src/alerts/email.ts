@@ -14,6 +14,8 @@ export interface AlertLinks {
   feed: string;
   /** The whole search on the board's search page. */
   search: string;
+  /** RFC 2369's mailto form of the unsubscribe (an address routed to the Worker, the token in the subject), when inbound mail is set up. */
+  unsubscribeMailto?: string;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -24,6 +26,7 @@ const WORDS = {
     confirmIntro: "Someone — we hope you — asked for emails about new job postings matching this search:",
     confirmAsk: "To start receiving them, open this link and press the button:",
     confirmIgnore: "If it was not you, ignore this email: nothing will be sent, and the request is deleted in 7 days.",
+    decline: "Not you? Delete the request now:",
     alertSubject: (count: number, first: string) => (count === 1 ? `1 new job: ${first}` : `${count} new jobs: ${first} and more`),
     heading: (count: number) => (count === 1 ? "1 new job matches your alert" : `${count} new jobs match your alert`),
     confidential: "Confidential employer",
@@ -47,6 +50,7 @@ const WORDS = {
     confirmIntro: "Quelqu'un — vous, nous l'espérons — a demandé des courriels sur les nouvelles offres d'emploi correspondant à cette recherche :",
     confirmAsk: "Pour commencer à les recevoir, ouvrez ce lien et appuyez sur le bouton :",
     confirmIgnore: "Si ce n'était pas vous, ignorez ce courriel : rien ne sera envoyé, et la demande sera supprimée dans 7 jours.",
+    decline: "Ce n'était pas vous? Supprimez la demande dès maintenant :",
     alertSubject: (count: number, first: string) => (count === 1 ? `1 nouvelle offre : ${first}` : `${count} nouvelles offres : ${first} et plus`),
     heading: (count: number) => (count === 1 ? "1 nouvelle offre correspond à votre alerte" : `${count} nouvelles offres correspondent à votre alerte`),
     confidential: "Employeur confidentiel",
@@ -121,7 +125,8 @@ ${body}
 function listHeaders(language: Language, links: AlertLinks, listId: string) {
   return {
     "Content-Language": language,
-    "List-Unsubscribe": `<${links.unsubscribe}>`,
+    // RFC 8058: the https address is the one-click one; a mailto: beside it serves clients that only send mail (RFC 2369).
+    "List-Unsubscribe": links.unsubscribeMailto ? `<${links.unsubscribe}>, <${links.unsubscribeMailto}>` : `<${links.unsubscribe}>`,
     "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     "List-Id": listId,
   };
@@ -138,9 +143,10 @@ export interface Mail {
 
 const fromOf = (sender: Sender) => ({ email: headerValue(sender.from), name: headerValue(sender.name) });
 
-export function confirmationEmail(input: { language: Language; to: string; search: string; confirmLink: string; sender: Sender }): Mail {
+/** The confirmation (double opt-in): the confirm link, and the "this was not me" link that deletes the request (a page with a button). */
+export function confirmationEmail(input: { language: Language; to: string; search: string; confirmLink: string; declineLink: string; sender: Sender }): Mail {
   const words = WORDS[input.language];
-  const text = [words.confirmIntro, "", `  ${input.search}`, "", words.confirmAsk, input.confirmLink, "", words.confirmIgnore, "", words.sender(input.sender)].join("\n");
+  const text = [words.confirmIntro, "", `  ${input.search}`, "", words.confirmAsk, input.confirmLink, "", words.confirmIgnore, `${words.decline} ${input.declineLink}`, "", words.sender(input.sender)].join("\n");
   const html = page(
     input.language,
     words.confirmSubject(input.search),
@@ -148,6 +154,7 @@ export function confirmationEmail(input: { language: Language; to: string; searc
 <p><strong>${escapeHtml(input.search)}</strong></p>
 <p>${escapeHtml(words.confirmAsk)} <a href="${escapeHtml(input.confirmLink)}">${escapeHtml(input.confirmLink)}</a></p>
 <p>${escapeHtml(words.confirmIgnore)}</p>
+<p>${escapeHtml(words.decline)} <a href="${escapeHtml(input.declineLink)}">${escapeHtml(input.declineLink)}</a></p>
 <hr><p><small>${escapeHtml(words.sender(input.sender))}</small></p>`,
   );
   return { from: fromOf(input.sender), to: headerValue(input.to), subject: headerValue(words.confirmSubject(input.search)), text, html, headers: { "Content-Language": input.language } };

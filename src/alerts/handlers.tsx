@@ -11,12 +11,12 @@ import { withPageHeaders } from "../pages/handlers";
 import { senderOf } from "./consent";
 import { createAlertsDatabase } from "./database/client";
 import { atomFeed } from "./feed";
-import { AlertForm, CheckMailboxPage, ConfirmedPage, ConfirmPage, InvalidLinkPage, ManagePage, UnsubscribedPage, UnsubscribePage, ALERT_WORDS } from "./pages";
+import { AlertForm, CheckMailboxPage, ConfirmedPage, ConfirmPage, DeclinedPage, DeclinePage, InvalidLinkPage, ManagePage, UnsubscribedPage, UnsubscribePage, ALERT_WORDS } from "./pages";
 import { alertsOfAddress, keepAlert, recentMatches, searchOfRow, setFrequency, setPaused, type AlertRow } from "./repository";
 import { ALERT_FORM, ALERT_PAGES, CHECK_MAILBOX, createAlertRoute } from "./routes";
 import { AlertInputSchema } from "./schemas";
 import { nextScheduledAt, FREQUENCIES, WEEKDAYS, type Frequency, type Weekday } from "./schedule";
-import { alertOfToken, confirmAlert, endAlert, linksOf, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
+import { alertOfToken, confirmAlert, declineAlert, endAlert, linksOf, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
 import { Layout } from "../pages/layout";
 
 // DESIGN 23, 23a: the alerts' HTTP side — the JSON API, the search pages' form, and the pages its
@@ -88,8 +88,7 @@ async function subscribeOnPage(c: Context<AppEnv>, lang: Lang) {
   const { email: _email, consent: _consent, frequency: _frequency, ...searchFields } = form;
   return c.html(
     <Layout lang={lang} title={words.formTitle} description={words.formTitle} addresses={{ en: `${publicOrigin(c)}${ALERT_FORM.en}`, fr: `${publicOrigin(c)}${ALERT_FORM.fr}` }}>
-      <p role="alert">{words.formErrors}</p>
-      <AlertForm lang={lang} action={ALERT_FORM[lang]} search={searchFields} sender={senderOf(c.env)} errors={errors} email={form.email} />
+      <AlertForm lang={lang} action={ALERT_FORM[lang]} search={searchFields} sender={senderOf(c.env)} errors={errors} email={form.email} standalone />
     </Layout>,
     400,
   );
@@ -109,6 +108,22 @@ const confirmPage = (c: Context<AppEnv>) =>
     if (c.req.method === "POST" || alert.status === "active" || alert.status === "paused") return c.html(<ConfirmedPage lang={alert.language} addresses={here(c)} />);
     if (alert.status === "ended") return c.html(<UnsubscribedPage lang={alert.language} addresses={here(c)} all={false} />);
     return c.html(<ConfirmPage lang={alert.language} addresses={here(c)} search={searchWordsOf(alert)} action={new URL(c.req.url).pathname} />);
+  });
+
+/**
+ * "This was not me" (the confirmation email's second link, with the confirm token): a GET shows
+ * the button and changes nothing; its POST deletes a pending alert (an alert confirmed since ends,
+ * as an unsubscribe). Once deleted, the link answers "this link does not work", like any unknown token.
+ */
+const declinePage = (c: Context<AppEnv>) =>
+  withAlert(c, "confirm", async (alert) => {
+    if (c.req.method === "POST") {
+      const outcome = await declineAlert(c.env, alert, Date.now());
+      if (outcome === "deleted") return c.html(<DeclinedPage lang={alert.language} addresses={here(c)} />);
+      return c.html(<UnsubscribedPage lang={alert.language} addresses={here(c)} all={false} />);
+    }
+    if (alert.status === "ended") return c.html(<UnsubscribedPage lang={alert.language} addresses={here(c)} all={false} />);
+    return c.html(<DeclinePage lang={alert.language} addresses={here(c)} search={searchWordsOf(alert)} action={new URL(c.req.url).pathname} />);
   });
 
 /**
@@ -189,6 +204,7 @@ export const alertPages = new OpenAPIHono<AppEnv>()
   .get(CHECK_MAILBOX.en, withLang("en"))
   .get(CHECK_MAILBOX.fr, withLang("fr"))
   .on(["GET", "POST"], `${ALERT_PAGES.confirm}/:token`, confirmPage)
+  .on(["GET", "POST"], `${ALERT_PAGES.decline}/:token`, declinePage)
   .on(["GET", "POST"], `${ALERT_PAGES.unsubscribe}/:token`, unsubscribePage)
   .on(["GET", "POST"], `${ALERT_PAGES.manage}/:token`, managePage)
   .get(`${ALERT_PAGES.feed}/:token`, feedOf);

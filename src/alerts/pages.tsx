@@ -49,6 +49,11 @@ export const ALERT_WORDS = {
     consent: "I agree to receive these emails.",
     subscribe: "Create the alert",
     formErrors: "Please correct the highlighted fields.",
+    declineTitle: "Delete this alert request",
+    declineAsk: "If you did not ask for job alerts for this search, delete the request: nothing will be sent to your address.",
+    declineButton: "Delete the request",
+    declinedTitle: "Request deleted",
+    declined: "The alert request is deleted. No email will be sent for it.",
   },
   fr: {
     checkTitle: "Vérifiez votre boîte de réception",
@@ -90,6 +95,11 @@ export const ALERT_WORDS = {
     consent: "J'accepte de recevoir ces courriels.",
     subscribe: "Créer l'alerte",
     formErrors: "Veuillez corriger les champs signalés.",
+    declineTitle: "Supprimer cette demande d'alerte",
+    declineAsk: "Si vous n'avez pas demandé d'alertes emploi pour cette recherche, supprimez la demande : rien ne sera envoyé à votre adresse.",
+    declineButton: "Supprimer la demande",
+    declinedTitle: "Demande supprimée",
+    declined: "La demande d'alerte est supprimée. Aucun courriel ne sera envoyé pour elle.",
   },
 } as const;
 
@@ -115,6 +125,7 @@ function Message(props: PageProps & { title: string; text: string }) {
 export const CheckMailboxPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].checkTitle} text={ALERT_WORDS[props.lang].check} />;
 export const InvalidLinkPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].invalidTitle} text={ALERT_WORDS[props.lang].invalid} />;
 export const ConfirmedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].confirmedTitle} text={ALERT_WORDS[props.lang].confirmed} />;
+export const DeclinedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].declinedTitle} text={ALERT_WORDS[props.lang].declined} />;
 export const SavedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].savedTitle} text={ALERT_WORDS[props.lang].saved} />;
 export const UnsubscribedPage = (props: PageProps & { all: boolean }) => (
   <Message {...props} title={ALERT_WORDS[props.lang].unsubscribedTitle} text={props.all ? ALERT_WORDS[props.lang].unsubscribedAll : ALERT_WORDS[props.lang].unsubscribed} />
@@ -131,6 +142,23 @@ export function ConfirmPage(props: PageProps & { search: string; action: string 
       </p>
       <form method="post" action={props.action}>
         <button type="submit">{words.confirmButton}</button>
+      </form>
+    </Layout>
+  );
+}
+
+/** "This was not me" (the confirmation email's second link): a GET shows the button, its POST deletes the request. */
+export function DeclinePage(props: PageProps & { search: string; action: string }) {
+  const words = ALERT_WORDS[props.lang];
+  return (
+    <Layout lang={props.lang} title={words.declineTitle} description={words.declineTitle} addresses={props.addresses}>
+      <h1>{words.declineTitle}</h1>
+      <p>{words.declineAsk}</p>
+      <p>
+        <strong>{props.search}</strong>
+      </p>
+      <form method="post" action={props.action}>
+        <button type="submit">{words.declineButton}</button>
       </form>
     </Layout>
   );
@@ -243,13 +271,23 @@ export function ManagePage(props: PageProps & { alerts: ManagedAlert[]; action: 
  * DESIGN 23: the alert form under a search's results: the search as it stands (hidden fields),
  * email, frequency, and the consent statement with a box never checked beforehand.
  */
-export function AlertForm(props: { lang: Lang; action: string; search: Record<string, string | undefined>; sender: Sender; errors?: Partial<Record<"email" | "consent" | "search", string>>; email?: string }) {
+export function AlertForm(props: {
+  lang: Lang;
+  action: string;
+  search: Record<string, string | undefined>;
+  sender: Sender;
+  errors?: Partial<Record<"email" | "consent" | "search", string>>;
+  email?: string;
+  /** The form on a page of its own (shown again with its problems): its title is the page's h1. */
+  standalone?: boolean;
+}) {
   const words = ALERT_WORDS[props.lang];
   const errors = props.errors ?? {};
   const invalid = (field: "email" | "consent") => (errors[field] ? { "aria-invalid": "true", "aria-describedby": `alert-${field}-error` } : {});
   return (
     <section aria-labelledby="alert-form-title" class="alert-form">
-      <h2 id="alert-form-title">{words.formTitle}</h2>
+      {props.standalone ? <h1 id="alert-form-title">{words.formTitle}</h1> : <h2 id="alert-form-title">{words.formTitle}</h2>}
+      {Object.keys(errors).length ? <p role="alert">{words.formErrors}</p> : null}
       <form method="post" action={props.action}>
         {Object.entries(props.search).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : null))}
         {errors.search ? <p class="error">{errors.search}</p> : null}

@@ -125,6 +125,18 @@ export async function activateAlert(db: AlertsDatabase, id: number, now: number,
 }
 
 /**
+ * "This was not me": a pending alert goes with its ledger rows, in one batch; an alert confirmed
+ * meanwhile is left alone (both statements check it is still pending). True when it was deleted.
+ */
+export async function deletePendingAlert(db: AlertsDatabase, id: number): Promise<boolean> {
+  const results = await batch(db, [
+    sql`DELETE FROM alert_sends WHERE alert_id = ${id} AND (SELECT status FROM alerts WHERE id = ${id}) = 'pending'`,
+    sql`DELETE FROM alerts WHERE id = ${id} AND status = 'pending'`,
+  ]);
+  return (results[1].meta.changes ?? 0) > 0;
+}
+
+/**
  * Ends an alert (unsubscribe, delete, bounce, complaint, no answer to the keep email): out of the
  * index, no email built or sent after this (pending ones cancelled), the change recorded once.
  */
@@ -205,9 +217,12 @@ export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], o
   const results = await batch(db, [
     sql`UPDATE alert_matches SET card = c.value ->> 'card', publish_date = c.value ->> 'publishDate', close_date = c.value ->> 'closeDate', gone = 0
         FROM json_each(${JSON.stringify(cards)}) c WHERE alert_matches.job_id = c.value ->> 'jobId'`,
+    // A job published before the alert's pruning horizon (its last email less MATCHES_KEPT_MS) is
+    // not matched anew: its match may have been pruned (pruneMatches), and a job is never sent twice.
     sql`INSERT INTO alert_matches (alert_id, job_id, matched_at, card, employer_id, publish_date, close_date)
-        SELECT value ->> 'alertId', value ->> 'jobId', ${now}, value ->> 'card', value ->> 'employerId', value ->> 'publishDate', value ->> 'closeDate'
-        FROM json_each(${JSON.stringify(rows)}) WHERE true
+        SELECT r.value ->> 'alertId', r.value ->> 'jobId', ${now}, r.value ->> 'card', r.value ->> 'employerId', r.value ->> 'publishDate', r.value ->> 'closeDate'
+        FROM json_each(${JSON.stringify(rows)}) r JOIN alerts a ON a.id = r.value ->> 'alertId'
+        WHERE (r.value ->> 'publishDate') * 1000 >= coalesce(a.last_sent_at, 0) - ${MATCHES_KEPT_MS}
         ON CONFLICT (alert_id, job_id) DO NOTHING`,
     sql`UPDATE alert_matches SET gone = 1 WHERE job_id IN (SELECT value FROM json_each(${JSON.stringify(offBoard)})) AND send_id IS NULL`,
     sql`UPDATE alerts SET due_at = ${now + gatherMs}
@@ -335,6 +350,25 @@ export async function purgeAlerts(db: AlertsDatabase, pendingBefore: number, end
     sql`DELETE FROM alerts WHERE id IN ${ids}`,
   ]);
   return doomed.length;
+}
+
+/** Matches (sent or passed over) are kept 30 days past the alert's last email; an ended alert's go at once (its consent record stays). */
+export const MATCHES_KEPT_MS = 30 * 86_400_000;
+
+/**
+ * Deletes at most `limit` old matches: every match of an ended alert, and each match already sent
+ * or passed over that was made more than MATCHES_KEPT_MS before its alert's last email. The cron
+ * calls it in chunks (src/alerts/scheduled.ts). Returns how many went.
+ */
+export async function pruneMatches(db: AlertsDatabase, limit: number): Promise<number> {
+  const [result] = await batch(db, [
+    sql`DELETE FROM alert_matches WHERE rowid IN (
+          SELECT m.rowid FROM alerts a JOIN alert_matches m ON m.alert_id = a.id
+          WHERE a.status = 'ended'
+             OR (a.last_sent_at IS NOT NULL AND m.send_id IS NOT NULL AND m.matched_at < a.last_sent_at - ${MATCHES_KEPT_MS})
+          LIMIT ${limit})`,
+  ]);
+  return result.meta.changes ?? 0;
 }
 
 // Consent records (DESIGN 23a), for `npm run alerts -- consent` (scripts/alerts.mjs reads the same columns).

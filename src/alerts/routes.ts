@@ -7,6 +7,8 @@ import { AlertAcceptedSchema, AlertInputSchema } from "./schemas";
 /** DESIGN 23a: the addresses in alert emails (each followed by a token); the pages' forms POST to the same ones. */
 export const ALERT_PAGES = {
   confirm: "/alerts/confirm",
+  /** "This was not me": the confirmation email's second link (the confirm token), deleting the pending alert. */
+  decline: "/alerts/decline",
   unsubscribe: "/alerts/unsubscribe",
   manage: "/alerts/manage",
   feed: "/alerts/feed",

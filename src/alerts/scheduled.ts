@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { runStages } from "../scheduled/stages";
 import { createAlertsDatabase } from "./database/client";
-import { askToKeep, dueAlertIds, endAlerts, purgeAlerts, stalePendingSends, unansweredKeepIds } from "./repository";
+import { askToKeep, dueAlertIds, endAlerts, pruneMatches, purgeAlerts, stalePendingSends, unansweredKeepIds } from "./repository";
 import type { AlertWork } from "./service";
 
 // DESIGN 23, 23a: the alerts' share of every cron run, once for the whole Worker (alerts are not
@@ -19,6 +19,9 @@ export const ENDED_KEPT_MS = 3 * 365 * 86_400_000;
 export const KEEP_ASKED_AFTER_MS = 365 * 86_400_000;
 export const KEEP_ANSWER_MS = 30 * 86_400_000;
 const KEEP_PER_RUN = 1_000;
+/** Old matches deleted per statement, and statements per run: bounded, so one run never holds the database long. */
+export const PRUNED_PER_CHUNK = 500;
+export const PRUNE_CHUNKS_PER_RUN = 20;
 
 export function runAlertsUpkeep(env: Env, now: number) {
   const db = createAlertsDatabase(env.ALERTS_DB);
@@ -54,5 +57,21 @@ export function runAlertsUpkeep(env: Env, now: number) {
       },
     ],
     ["alertsRetention", async () => ({ deleted: await purgeAlerts(db, now - PENDING_KEPT_MS, now - ENDED_KEPT_MS, PURGED_PER_RUN) })],
+    [
+      // Matches of ended alerts, and those more than 30 days older than their alert's last email
+      // (repository.ts pruneMatches), in chunks until one comes back short or the run's share is done.
+      "alertsMatchesPruned",
+      async () => {
+        let pruned = 0;
+        let chunks = 0;
+        while (chunks < PRUNE_CHUNKS_PER_RUN) {
+          const deleted = await pruneMatches(db, PRUNED_PER_CHUNK);
+          chunks++;
+          pruned += deleted;
+          if (deleted < PRUNED_PER_CHUNK) break;
+        }
+        return { pruned, chunks };
+      },
+    ],
   ]);
 }

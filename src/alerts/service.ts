@@ -14,6 +14,7 @@ import {
   alertEmailsSince,
   candidateAlerts,
   cardsOfSend,
+  deletePendingAlert,
   endAlerts,
   insertPendingAlert,
   liveAlertIdsOfAddress,
@@ -104,6 +105,23 @@ export async function confirmAlert(env: Env, alert: AlertRow, now: number): Prom
   const search = searchOfRow(alert);
   const centre = alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null;
   await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfAlert({ search, centre }));
+}
+
+/** The subject of a mailto: unsubscribe, before the token (src/alerts/inbound.ts reads any subject holding a token). */
+export const UNSUBSCRIBE_SUBJECT = "unsubscribe";
+
+/**
+ * "This was not me" (the confirmation email's second link): a pending alert is deleted with its
+ * ledger (never confirmed, it holds no consent to keep); one already confirmed ends, recorded as an
+ * unsubscribe. Returns what happened.
+ */
+export async function declineAlert(env: Pick<Env, "ALERTS_DB">, alert: AlertRow, now: number): Promise<"deleted" | "ended" | "none"> {
+  if (alert.status === "pending") return (await deletePendingAlert(dbOf(env), alert.id)) ? "deleted" : "none";
+  if (alert.status === "active" || alert.status === "paused") {
+    await endAlert(env, alert, false, "unsubscribed", now);
+    return "ended";
+  }
+  return "none";
 }
 
 /** Unsubscribe (one alert, or every alert of its address), delete: the alert ends at once, recorded. */
@@ -198,7 +216,7 @@ export async function buildDueEmails(env: Env, alertIds: number[], now: number):
 }
 
 /** Each alert's links, tokens derived again from its nonce (src/alerts/tokens.ts). */
-export async function linksOf(env: Pick<Env, "ALERTS_TOKEN_KEY">, alert: AlertRow): Promise<AlertLinks & { confirm: string }> {
+export async function linksOf(env: Pick<Env, "ALERTS_TOKEN_KEY" | "ALERTS_UNSUBSCRIBE_MAILTO">, alert: AlertRow): Promise<AlertLinks & { confirm: string; decline: string }> {
   const [confirm, manage, feed] = await Promise.all((["confirm", "manage", "feed"] as const).map((purpose) => tokenOf(env.ALERTS_TOKEN_KEY, purpose, alert.tokenNonce)));
   const search = searchOfRow(alert);
   const params = new URLSearchParams();
@@ -210,12 +228,16 @@ export async function linksOf(env: Pick<Env, "ALERTS_TOKEN_KEY">, alert: AlertRo
   if (search.positionType !== undefined) params.set("positionType", String(search.positionType));
   if (search.salaryMin !== undefined) params.set("salaryMin", String(search.salaryMin));
   const home = alert.language === "fr" ? "/fr/" : "/";
+  const mailto = env.ALERTS_UNSUBSCRIBE_MAILTO?.trim();
   return {
     confirm: `${alert.origin}/alerts/confirm/${confirm}`,
+    decline: `${alert.origin}/alerts/decline/${confirm}`,
     manage: `${alert.origin}/alerts/manage/${manage}`,
     unsubscribe: `${alert.origin}/alerts/unsubscribe/${manage}`,
     feed: `${alert.origin}/alerts/feed/${feed}`,
     search: `${alert.origin}${home}${params.size ? `?${params}` : ""}`,
+    // The manage token in the subject: the Worker's email handler ends this alert (src/alerts/inbound.ts).
+    ...(mailto && /^[^\s@<>,]+@[^\s@<>,]+$/.test(mailto) ? { unsubscribeMailto: `mailto:${mailto}?subject=${encodeURIComponent(`${UNSUBSCRIBE_SUBJECT} ${manage}`)}` } : {}),
   };
 }
 
@@ -235,7 +257,7 @@ async function mailOf(env: Env, db: AlertsDatabase, sendId: number): Promise<{ m
   if (!alert || !wanted.includes(alert.status)) return { mail: null, finish };
   const links = await linksOf(env, alert);
   const search = searchWordsOf(alert);
-  if (send.kind === "confirm") return { mail: confirmationEmail({ language: alert.language, to: alert.email, search, confirmLink: links.confirm, sender }), finish };
+  if (send.kind === "confirm") return { mail: confirmationEmail({ language: alert.language, to: alert.email, search, confirmLink: links.confirm, declineLink: links.decline, sender }), finish };
   const askedAt = alert.confirmedAt ?? alert.createdAt;
   if (send.kind === "keep") return { mail: keepEmail({ language: alert.language, to: alert.email, search, askedAt, links, sender, listId: listIdOf(env) }), finish };
   const jobs = await cardsOfSend(db, send.id);

@@ -8,7 +8,7 @@ body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 header,main,footer{max-width:46rem;margin:0 auto;padding:1rem}
 header{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid var(--line)}
 a{color:var(--accent)}
-a:focus,button:focus,input:focus,select:focus,textarea:focus{outline:3px solid #f9a825;outline-offset:2px}
+a:focus,button:focus,input:focus,select:focus,textarea:focus,summary:focus{outline:3px solid #f9a825;outline-offset:2px}
 h1{font-size:1.6rem;line-height:1.25}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600;color:var(--muted)}
@@ -23,6 +23,14 @@ input:not([type=radio]):not([type=checkbox]):not([type=file]),select,textarea{di
 small{display:block;color:var(--muted)}
 button{font:inherit;padding:.55rem 1.1rem;border:0;border-radius:.3rem;background:var(--accent);color:#fff;cursor:pointer}
 .error{color:#b00020}
+.search-row{display:flex;flex-wrap:wrap;align-items:flex-end;gap:0 1rem}
+.search-row>p{flex:1 1 13rem;margin:0 0 .75rem}
+.search-row>p.search-submit{flex:0 0 auto}
+.filters{border:1px solid var(--line);border-radius:.3rem;padding:.25rem .75rem;margin:0 0 .5rem}
+.filters summary{cursor:pointer;font-weight:600;padding:.3rem 0}
+.filters p{margin:0 0 .75rem}
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem}
+.alert-form{border-top:1px solid var(--line);margin-top:1.5rem}
 .results{list-style:none;padding:0}
 .results li{border-top:1px solid var(--line);padding:.5rem 0}
 .results h3{margin:.25rem 0}

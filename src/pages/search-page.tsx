@@ -58,35 +58,57 @@ function Choice(props: { name: keyof SearchForm; label: string; any: string; cho
   );
 }
 
+/** The filters under "More filters"; keywords and place stay in the first row. */
+const FOLDED = ["radiusKm", "province", "category", "positionType", "salaryMin"] as const;
+
 export function SearchPage(props: Props) {
   const { lang, form, errors, reference } = props;
   const words = WORDS[lang];
   const invalid = (name: keyof SearchForm) => (errors[name] ? "true" : undefined);
+  // The folded filters that are set (or wrong): the <details> is open when there is one.
+  const folded = FOLDED.filter((name) => form[name] || errors[name]);
   return (
     <Layout lang={lang} title={words.searchTitle} description={words.searchDescription} addresses={props.addresses}>
       <h1>{words.searchTitle}</h1>
       <form method="get" role="search">
-        <Field name="q" label={words.keywords}>
-          {() => <input id="q" name="q" type="search" value={form.q ?? ""} maxlength={200} />}
-        </Field>
-        <Field name="place" label={words.place} hint={words.placeHint} error={errors.place}>
-          {(describedBy) => <input id="place" name="place" value={form.place ?? ""} maxlength={200} aria-invalid={invalid("place")} aria-describedby={describedBy} />}
-        </Field>
-        <Field name="radiusKm" label={words.radius} error={errors.radiusKm}>
-          {(describedBy) => (
-            <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" aria-invalid={invalid("radiusKm")} aria-describedby={describedBy} />
-          )}
-        </Field>
-        <Choice name="province" label={words.province} any={words.anyProvince} chosen={form.province}
-          options={PROVINCES.map((p) => [p.code, lang === "fr" ? (p.frenchName ?? p.name) : p.name])} />
-        <Choice name="category" label={words.categories} any={words.anyCategory} chosen={form.category}
-          options={reference.categories.map((c) => [String(c.id), categoryName(lang, c)])} />
-        <Choice name="positionType" label={words.positionType} any={words.anyType} chosen={form.positionType}
-          options={reference.positionTypes.map((t) => [String(t.id), positionTypeName(lang, t)])} />
-        <Field name="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
-          {(describedBy) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} aria-invalid={invalid("salaryMin")} aria-describedby={describedBy} />}
-        </Field>
-        <button type="submit">{words.submit}</button>
+        {/* DESIGN 23 (issue 36, pages): keywords and place in one row, so the first results show on the first screen. */}
+        <div class="search-row">
+          <Field name="q" label={words.keywords}>
+            {() => <input id="q" name="q" type="search" value={form.q ?? ""} maxlength={200} />}
+          </Field>
+          <Field name="place" label={words.place} hint={words.placeHint} error={errors.place}>
+            {(describedBy) => <input id="place" name="place" value={form.place ?? ""} maxlength={200} aria-invalid={invalid("place")} aria-describedby={describedBy} />}
+          </Field>
+          <p class="search-submit">
+            <button type="submit">{words.submit}</button>
+          </p>
+        </div>
+        {/* The other filters, folded (no script: <details> opens by itself), open when one is set or wrong. */}
+        <details class="filters" open={folded.length > 0 || undefined}>
+          <summary>
+            {words.moreFilters}
+            {folded.length ? ` (${words.filtersSet(folded.length)})` : ""}
+          </summary>
+          <div class="filter-grid">
+            <Field name="radiusKm" label={words.radius} error={errors.radiusKm}>
+              {(describedBy) => (
+                <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" aria-invalid={invalid("radiusKm")} aria-describedby={describedBy} />
+              )}
+            </Field>
+            <Choice name="province" label={words.province} any={words.anyProvince} chosen={form.province}
+              options={PROVINCES.map((p) => [p.code, lang === "fr" ? (p.frenchName ?? p.name) : p.name])} />
+            <Choice name="category" label={words.categories} any={words.anyCategory} chosen={form.category}
+              options={reference.categories.map((c) => [String(c.id), categoryName(lang, c)])} />
+            <Choice name="positionType" label={words.positionType} any={words.anyType} chosen={form.positionType}
+              options={reference.positionTypes.map((t) => [String(t.id), positionTypeName(lang, t)])} />
+            <Field name="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
+              {(describedBy) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} aria-invalid={invalid("salaryMin")} aria-describedby={describedBy} />}
+            </Field>
+          </div>
+          <p>
+            <button type="submit">{words.applyFilters}</button>
+          </p>
+        </details>
       </form>
       <section aria-labelledby="results">
         <h2 id="results">{words.results}</h2>

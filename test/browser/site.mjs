@@ -1,15 +1,20 @@
 // The board's site as the browser checks use it: `wrangler dev` on a free port with fresh local
 // state, one employer and its key, and two jobs made through the API (one routed by email with a
 // screening question, one by URL with a French version), waited for until the board shows both.
+// Job alerts' links (DESIGN 23): the server's ALERTS_TOKEN_KEY is set here, so `alertLinks(email)`
+// derives an alert's confirm, decline, manage and unsubscribe addresses as the Worker does for
+// its emails (src/alerts/tokens.ts), from the alert's nonce in ALERTS_DB.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newApiKey } from "../../scripts/lib/employers.mjs";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { shardNumbers } from "../../scripts/lib/shards.mjs";
-import { wrangler } from "../../scripts/lib/wrangler.mjs";
+import { ALERTS_DATABASE, query, sqlString, wrangler } from "../../scripts/lib/wrangler.mjs";
 import { claimShardSql, shardBinding } from "../../src/shards/identity.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { tokenOf } from "../../src/alerts/tokens.ts";
 
 export const EMAIL_JOB = {
   title: "Warehouse Lead", status: "active", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 18 }],
@@ -40,7 +45,9 @@ export async function startSite() {
   const [{ id: employerId }] = JSON.parse(inserted.slice(inserted.indexOf("["))).at(-1).results;
   const apiKey = newApiKey();
   wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId, shard: 1 }), "--binding=API_KEYS", ...local]);
-  const worker = await startDevServer(state);
+  // Given on the command line, it wins over a developer's .dev.vars (CI has none).
+  const alertsTokenKey = randomBytes(32).toString("base64");
+  const worker = await startDevServer(state, { args: ["--var", `ALERTS_TOKEN_KEY:${alertsTokenKey}`] });
   const stop = () => {
     worker.stop();
     rmSync(state, { recursive: true, force: true });
@@ -62,7 +69,14 @@ export async function startSite() {
       if (board.data?.length === 2) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    return { origin: worker.origin, api, emailJob, urlJob, stop };
+    /** The newest alert of this address: its pages' paths, as its emails would link them. */
+    const alertLinks = async (email) => {
+      const [row] = query(`SELECT token_nonce AS nonce FROM alerts WHERE email_key = ${sqlString(email.toLowerCase())} ORDER BY id DESC LIMIT 1`, false, ALERTS_DATABASE, ["--persist-to", state]);
+      if (!row) throw new Error(`no alert for ${email}`);
+      const [confirm, manage] = await Promise.all([tokenOf(alertsTokenKey, "confirm", row.nonce), tokenOf(alertsTokenKey, "manage", row.nonce)]);
+      return { confirm: `/alerts/confirm/${confirm}`, decline: `/alerts/decline/${confirm}`, manage: `/alerts/manage/${manage}`, unsubscribe: `/alerts/unsubscribe/${manage}` };
+    };
+    return { origin: worker.origin, api, emailJob, urlJob, alertLinks, stop };
   } catch (error) {
     stop();
     throw error;

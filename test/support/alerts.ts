@@ -67,7 +67,7 @@ export function alertBody(overrides: Record<string, unknown> = {}): Record<strin
 export const postAlert = (json: unknown, init: { headers?: Record<string, string> } = {}) => request(ALERTS_API, { method: "POST", json, headers: init.headers });
 
 /** The links of an email's plain text that start with `${BASE}/alerts/{kind}/`. */
-export function linkIn(mail: Mail, kind: "confirm" | "unsubscribe" | "manage" | "feed"): string {
+export function linkIn(mail: Mail, kind: "confirm" | "decline" | "unsubscribe" | "manage" | "feed"): string {
   const found = new RegExp(`${BASE.replace(/[.]/g, "\\.")}/alerts/${kind}/[A-Za-z0-9_-]{43}`).exec(mail.text);
   if (!found) throw new Error(`no ${kind} link in: ${mail.text}`);
   return found[0];

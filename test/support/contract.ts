@@ -103,7 +103,7 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "POST /fr/alertes",
   "GET /alerts/check-your-mailbox",
   "GET /fr/alertes/verifiez-vos-courriels",
-  ...["confirm", "unsubscribe", "manage"].flatMap((page) => [`GET /alerts/${page}/:token`, `POST /alerts/${page}/:token`]),
+  ...["confirm", "decline", "unsubscribe", "manage"].flatMap((page) => [`GET /alerts/${page}/:token`, `POST /alerts/${page}/:token`]),
   "GET /alerts/feed/:token",
 ]);
 

@@ -1,0 +1,157 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { PRUNED_PER_CHUNK, runAlertsUpkeep } from "../src/alerts/scheduled";
+import { tokenOf } from "../src/alerts/tokens";
+import { createEmployer, request } from "./support/api";
+import { settleBoard } from "./support/board";
+import { postJob } from "./support/jobs";
+import { activeAlert, alertBody, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, matchesOf, page, postAlert, sentMail } from "./support/alerts";
+
+// DESIGN 23: the confirmation email's "this was not me" link; List-Unsubscribe's mailto: where
+// inbound mail is set up (ALERTS_UNSUBSCRIBE_MAILTO, the Worker's email handler); old matches
+// pruned by the alerts' cron stage in bounded chunks, a job still never sent twice.
+
+const MAILTO = "unsubscribe@jobs.example.com";
+const statusOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT status FROM alerts WHERE id = ?").bind(id).first<{ status: string }>())?.status;
+const changesOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT change FROM alert_changes WHERE alert_id = ? ORDER BY id").bind(id).all<{ change: string }>()).results.map((row) => row.change);
+const word = () => `qd${Math.random().toString(36).slice(2, 8)}`;
+
+/** An instant alert with one email built (its ledger row pending, not sent yet), and the job it holds. */
+async function alertWithEmailBuilt(q = word()) {
+  const alert = await activeAlert({ frequency: "instant", search: { q } });
+  const employer = await createEmployer({ name: "Pruning Ltd.", plan: "unlimited" });
+  const before = await lastEventSeq();
+  const job = await postJob(employer, { title: `${q} Clerk`, status: "active" });
+  await settleBoard();
+  await matchEventsSince(before);
+  const { dueAt } = (await env.ALERTS_DB.prepare("SELECT due_at AS dueAt FROM alerts WHERE id = ?").bind(alert.id).first<{ dueAt: number }>())!;
+  await consume([{ due: [alert.id], now: dueAt }]);
+  return { ...alert, q, job, employer };
+}
+
+/** Sends the pending ledger rows of one alert with these settings; returns its emails sent now. */
+async function sendPending(alertId: number, overrides: Record<string, unknown> = {}) {
+  const before = sentMail.length;
+  const { results } = await env.ALERTS_DB.prepare("SELECT id FROM alert_sends WHERE alert_id = ? AND status = 'pending' ORDER BY id").bind(alertId).all<{ id: number }>();
+  if (results.length) await consume(results.map((row) => ({ send: row.id })), overrides);
+  return sentMail.slice(before);
+}
+
+describe("\"this was not me\": the confirmation email's decline link", () => {
+  it("in the email (text and HTML); a GET shows a button and changes nothing; its POST deletes the pending alert and its ledger; the links then do not work", async () => {
+    const body = alertBody({ language: "fr" });
+    expect((await postAlert(body)).status).toBe(202);
+    const [mail] = (await deliverPending()).filter((m) => m.to === body.email);
+    const decline = linkIn(mail, "decline");
+    expect(mail.html).toContain(`<a href="${decline}">`);
+    const { id } = (await env.ALERTS_DB.prepare("SELECT id FROM alerts WHERE email = ?").bind(body.email).first<{ id: number }>())!;
+    const shown = await page(decline);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("Cache-Control")).toBe("no-store");
+    const html = await shown.text();
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain(`<form method="post" action="${new URL(decline).pathname}">`);
+    expect(await statusOf(id)).toBe("pending");
+    const res = await page(decline, { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Demande supprimée");
+    expect(await statusOf(id)).toBeUndefined();
+    expect(await env.ALERTS_DB.prepare("SELECT count(*) AS n FROM alert_sends WHERE alert_id = ?").bind(id).first()).toEqual({ n: 0 });
+    expect((await page(linkIn(mail, "confirm"))).status).toBe(404);
+    expect((await page(decline, { method: "POST" })).status).toBe(404);
+  });
+
+  it("an alert confirmed since: the link's POST ends it, recorded as an unsubscribe; an ended alert's link says \"unsubscribed\"", async () => {
+    const alert = await activeAlert();
+    const decline = linkIn(alert.confirmation, "decline");
+    expect(await (await page(decline)).text()).toContain("Delete the request");
+    expect(await statusOf(alert.id)).toBe("active");
+    const res = await page(decline, { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("You are unsubscribed");
+    expect(await statusOf(alert.id)).toBe("ended");
+    expect(await changesOf(alert.id)).toEqual(["confirmed", "unsubscribed"]);
+    expect(await (await page(decline)).text()).toContain("You are unsubscribed");
+  });
+});
+
+describe("List-Unsubscribe's mailto: (where inbound mail is set up)", () => {
+  it("unset: the https address alone; set: the https address, then mailto: with the manage token in the subject", async () => {
+    const plain = await alertWithEmailBuilt();
+    const [withoutMailto] = await sendPending(plain.id);
+    expect(withoutMailto.headers["List-Unsubscribe"]).toMatch(/^<https:\/\/api\.test\/alerts\/unsubscribe\/[A-Za-z0-9_-]{43}>$/);
+    const alert = await alertWithEmailBuilt();
+    const [mail] = await sendPending(alert.id, { ALERTS_UNSUBSCRIBE_MAILTO: MAILTO });
+    const token = linkIn(mail, "unsubscribe").split("/").pop()!;
+    expect(mail.headers["List-Unsubscribe"]).toBe(`<https://api.test/alerts/unsubscribe/${token}>, <mailto:${MAILTO}?subject=unsubscribe%20${token}>`);
+    expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+  });
+
+  it("mail to that address with the token in its subject ends the alert, recorded; mail to another address, or naming no alert, changes nothing and is never bounced", async () => {
+    const alert = await activeAlert();
+    const token = linkIn(alert.confirmation, "confirm").split("/").pop()!;
+    const other = await activeAlert();
+    const rejected: string[] = [];
+    const inbound = (to: string, subject: string) =>
+      worker.email!(
+        { to, from: alert.email, headers: new Headers({ Subject: subject }), setReject: (reason: string) => void rejected.push(reason) } as unknown as ForwardableEmailMessage,
+        { ...env, ALERTS_UNSUBSCRIBE_MAILTO: MAILTO },
+      );
+    // The manage token (the unsubscribe link's): the confirmation email carries only the confirm
+    // token, so it is derived here as the Worker derives it (src/alerts/tokens.ts).
+    const { nonce } = (await env.ALERTS_DB.prepare("SELECT token_nonce AS nonce FROM alerts WHERE id = ?").bind(alert.id).first<{ nonce: string }>())!;
+    const manageToken = await tokenOf(env.ALERTS_TOKEN_KEY, "manage", nonce);
+    await inbound("someone-else@jobs.example.com", `unsubscribe ${manageToken}`);
+    await inbound(MAILTO, `unsubscribe ${token}`); // a confirm token is no unsubscribe token
+    await inbound(MAILTO, "unsubscribe please");
+    expect(await statusOf(alert.id)).toBe("active");
+    await inbound(MAILTO.toUpperCase(), `Re: unsubscribe ${manageToken}`);
+    expect(await statusOf(alert.id)).toBe("ended");
+    expect(await changesOf(alert.id)).toEqual(["confirmed", "unsubscribed"]);
+    expect(await statusOf(other.id)).toBe("active");
+    expect(rejected).toEqual([]);
+  });
+});
+
+describe("old matches pruned by the alerts' cron stage", () => {
+  it("a match sent more than 30 days before the alert's last email goes, an unsent one stays, and the job is never matched (so sent) again", async () => {
+    const alert = await alertWithEmailBuilt();
+    await sendPending(alert.id);
+    const before = await lastEventSeq();
+    const later = await postJob(alert.employer, { title: `${alert.q} Assistant`, status: "active" });
+    await settleBoard();
+    await matchEventsSince(before);
+    expect(await matchesOf(alert.id)).toEqual([alert.job.id, later.id]);
+    // A later email went 40 days on: the first match is now 40 days older than it; the second was never sent.
+    await env.ALERTS_DB.prepare("UPDATE alerts SET last_sent_at = last_sent_at + ? WHERE id = ?").bind(40 * 86_400_000, alert.id).run();
+    const run = await runAlertsUpkeep(alertsEnv(), Date.now());
+    expect(run.stages.alertsMatchesPruned).toMatchObject({ outcome: "ok", pruned: expect.any(Number), chunks: expect.any(Number) });
+    expect(await matchesOf(alert.id)).toEqual([later.id]);
+    // The pruned job changes: it still matches, but is not stored (so not sent) again.
+    const changed = await lastEventSeq();
+    expect((await request(`/jobs/${alert.job.id}`, { method: "PUT", apiKey: alert.employer.apiKey, json: { title: `${alert.q} Clerk renamed` } })).status).toBe(200);
+    await settleBoard();
+    await matchEventsSince(changed);
+    expect(await matchesOf(alert.id)).toEqual([later.id]);
+  });
+
+  it("an ended alert's matches all go (its consent record stays), in chunks of a bounded size", async () => {
+    const alert = await alertWithEmailBuilt();
+    const rows = PRUNED_PER_CHUNK * 2 + 37;
+    await env.ALERTS_DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO alert_matches (alert_id, job_id, matched_at, card, employer_id, publish_date, close_date, send_id)
+       SELECT ?, 900000000 + i, 0, '{}', 1, 0, 0, -1 FROM n`,
+    ).bind(rows, alert.id).run();
+    await page(linkIn(alert.confirmation, "decline"), { method: "POST" });
+    expect(await statusOf(alert.id)).toBe("ended");
+    const run = await runAlertsUpkeep(alertsEnv(), Date.now());
+    const stage = run.stages.alertsMatchesPruned as unknown as { outcome: string; pruned: number; chunks: number };
+    expect(stage.outcome).toBe("ok");
+    expect(stage.pruned).toBeGreaterThanOrEqual(rows + 1);
+    expect(stage.chunks).toBeGreaterThanOrEqual(3);
+    expect(await matchesOf(alert.id)).toEqual([]);
+    expect(await changesOf(alert.id)).toEqual(["confirmed", "unsubscribed"]);
+  });
+});
