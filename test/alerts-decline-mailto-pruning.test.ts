@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { PRUNED_PER_CHUNK, runAlertsUpkeep } from "../src/alerts/scheduled";
 import { tokenOf } from "../src/alerts/tokens";
-import { createEmployer, request } from "./support/api";
+import { request } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
-import { activeAlert, alertBody, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, matchesOf, page, postAlert, sentMail } from "./support/alerts";
+import { alertWithEmailBuilt as emailBuilt, activeAlert, alertBody, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, matchesOf, page, postAlert, sentMail } from "./support/alerts";
 
 // DESIGN 23: the confirmation email's "this was not me" link; List-Unsubscribe's mailto: where
 // inbound mail is set up (ALERTS_UNSUBSCRIBE_MAILTO, the Worker's email handler); old matches
@@ -18,17 +18,7 @@ const changesOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT cha
 const word = () => `qd${Math.random().toString(36).slice(2, 8)}`;
 
 /** An instant alert with one email built (its ledger row pending, not sent yet), and the job it holds. */
-async function alertWithEmailBuilt(q = word()) {
-  const alert = await activeAlert({ frequency: "instant", search: { q } });
-  const employer = await createEmployer({ name: "Pruning Ltd.", plan: "unlimited" });
-  const before = await lastEventSeq();
-  const job = await postJob(employer, { title: `${q} Clerk`, status: "active" });
-  await settleBoard();
-  await matchEventsSince(before);
-  const { dueAt } = (await env.ALERTS_DB.prepare("SELECT due_at AS dueAt FROM alerts WHERE id = ?").bind(alert.id).first<{ dueAt: number }>())!;
-  await consume([{ due: [alert.id], now: dueAt }]);
-  return { ...alert, q, job, employer };
-}
+const alertWithEmailBuilt = (q = word()) => emailBuilt(q, {}, "Pruning Ltd.");
 
 /** Sends the pending ledger rows of one alert with these settings; returns its emails sent now. */
 async function sendPending(alertId: number, overrides: Record<string, unknown> = {}) {

@@ -1,10 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { createEmployer } from "./support/api";
-import { settleBoard } from "./support/board";
-import { postJob } from "./support/jobs";
-import { activeAlert, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, page, queued, sentMail } from "./support/alerts";
+import { activeAlert, alertWithEmailBuilt, alertsEnv, consume, deliverPending, linkIn, page, queued, sentMail } from "./support/alerts";
 
 // DESIGN 23, 23a: the manage page per address, the Atom feed per alert, bounces and complaints from
 // the email service's events queue, and the 12-month "keep this alert?" email.
@@ -15,17 +12,9 @@ const word = () => `qm${Math.random().toString(36).slice(2, 8)}`;
 
 /** An alert with one email sent, so its manage, unsubscribe and feed links are at hand. */
 async function alertWithEmail(overrides: Record<string, unknown> = {}) {
-  const q = word();
-  const alert = await activeAlert({ frequency: "instant", search: { q }, ...overrides });
-  const employer = await createEmployer({ name: "Manage Ltd.", plan: "unlimited" });
-  const before = await lastEventSeq();
-  const job = await postJob(employer, { title: `${q} Clerk`, status: "active" });
-  await settleBoard();
-  await matchEventsSince(before);
-  const { dueAt } = (await env.ALERTS_DB.prepare("SELECT due_at AS dueAt FROM alerts WHERE id = ?").bind(alert.id).first<{ dueAt: number }>())!;
-  await consume([{ due: [alert.id], now: dueAt }]);
+  const alert = await alertWithEmailBuilt(word(), overrides, "Manage Ltd.");
   const [mail] = (await deliverPending()).filter((m) => m.to === alert.email);
-  return { ...alert, mail, job, q };
+  return { ...alert, mail };
 }
 
 const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });

@@ -2,7 +2,9 @@ import { env, exports } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { AlertsQueueBody } from "../../src/alerts/consumer";
 import type { Mail } from "../../src/alerts/email";
-import { BASE, request, shardDb } from "./api";
+import { BASE, createEmployer, request, shardDb } from "./api";
+import { settleBoard } from "./board";
+import { postJob } from "./jobs";
 
 // Job alerts in tests (DESIGN 23): the Worker's alerts queue has no consumer here
 // (test/vitest.config.ts), so a test drives it hop by hop — the events its writes recorded, the
@@ -104,4 +106,17 @@ export async function matchEventsSince(afterSeq: number, shard = 0) {
 export async function matchesOf(alertId: number): Promise<number[]> {
   const { results } = await env.ALERTS_DB.prepare("SELECT job_id AS jobId FROM alert_matches WHERE alert_id = ? ORDER BY job_id").bind(alertId).all<{ jobId: number }>();
   return results.map((row) => row.jobId);
+}
+
+/** An instant alert whose first email is built (its ledger row pending, not sent yet), and the job it holds. */
+export async function alertWithEmailBuilt(q: string, overrides: Record<string, unknown> = {}, employerName = "Alerts Test Ltd.") {
+  const alert = await activeAlert({ frequency: "instant", search: { q }, ...overrides });
+  const employer = await createEmployer({ name: employerName, plan: "unlimited" });
+  const before = await lastEventSeq();
+  const job = await postJob(employer, { title: `${q} Clerk`, status: "active" });
+  await settleBoard();
+  await matchEventsSince(before);
+  const { dueAt } = (await env.ALERTS_DB.prepare("SELECT due_at AS dueAt FROM alerts WHERE id = ?").bind(alert.id).first<{ dueAt: number }>())!;
+  await consume([{ due: [alert.id], now: dueAt }]);
+  return { ...alert, q, job, employer };
 }
