@@ -395,7 +395,7 @@ try {
   // never touches them), then the board rebuilt over everything seeded so far: the largest board.
   const stale = await createEmployer(db, kv, "Bench Board Staleness Ltd.");
   Object.assign(stale, await seedJobs(db, stale.employerId, 200, { status: "active", description: descriptionOf(500) }));
-  const rebuildLarge = await rebuildBoard(origin, { db, boardDb, label: "large", problems, step });
+  const rebuildLarge = await rebuildBoard(origin, { db: [db, shard1], boardDb, label: "large", problems, step });
   const boardLarge = await measureBoardLatency(origin, { db, samples: BOARD_SAMPLES });
   step(`board p50 (misses) at ${boardSmall.activeJobs} → ${boardLarge.activeJobs} active jobs: list ${boardSmall.list.p50.toFixed(2)} → ${boardLarge.list.p50.toFixed(2)} ms, q ${boardSmall.q.p50.toFixed(2)} → ${boardLarge.q.p50.toFixed(2)} ms`);
   const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, samples: BOARD_SAMPLES, problems, step })) };
@@ -413,10 +413,10 @@ try {
   // Every change since the rebuild reached the board through the queue alone: once the consumer
   // has caught up, the board holds exactly the visible jobs again.
   const converging = Date.now();
-  let converged = await compareBoard(db, boardDb);
+  let converged = await compareBoard([db, shard1], boardDb);
   while (!converged.same && Date.now() - converging < 30_000) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    converged = await compareBoard(db, boardDb);
+    converged = await compareBoard([db, shard1], boardDb);
   }
   board.converged = { ...converged, waitedMs: Date.now() - converging };
   if (!converged.same) problems.push(`board after the write load differs from the jobs 30 s later: ${JSON.stringify(converged)}`);
