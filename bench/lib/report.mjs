@@ -146,7 +146,8 @@ export function evaluate(r) {
       id: `handOver_${label}`,
       target: `Event hand-over ${label === "idle" ? "idle" : "under 80 other writes/s"} (DESIGN 22): from a write's answer until its shard's relay has handed its events to the queues, p99 ≤ 2 s`,
       measured: `p99 ${fixed(r.handOver[label].p99Ms, 0)} ms, p50 ${fixed(r.handOver[label].p50Ms, 0)} ms over ${r.handOver[label].samples} writes${label === "load" ? ` (other writes: ${JSON.stringify(r.handOver.load.load.statuses)})` : ""}`,
-      pass: r.handOver[label].p99Ms <= 2_000,
+      // Under load only while the load lasted: a pool of jobs to delete that ran out ends it.
+      pass: r.handOver[label].p99Ms <= 2_000 && !r.handOver[label].load?.statuses.poolExhausted,
       value: r.handOver[label].p99Ms,
     })),
     {
