@@ -17,10 +17,10 @@ import { consumeWebhookDeadLetters } from "./webhooks/dead-letters";
 import { webhooksSubscriber } from "./webhooks/subscriber";
 
 /**
- * Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer. Each shard's
- * relay (a Durable Object, wrangler.toml's RELAY) hands them their events (DESIGN 22).
+ * Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer (job alerts,
+ * DESIGN 23, match the job events on a queue of their own). Each shard's relay (a Durable Object,
+ * wrangler.toml's RELAY) hands them their events (DESIGN 22).
  */
-// Job alerts (DESIGN 23) match the job events on a queue of their own.
 export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber, alertsSubscriber]);
 const app = createApp();
 /** wrangler.toml's queue names (the same at the top level and in every environment). */
