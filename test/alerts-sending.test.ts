@@ -111,6 +111,23 @@ describe("daily emails (DESIGN 23)", () => {
     // Its own event not matched yet: the board itself says it left.
     expect((await cronAt((await dueAtOf(alert.id))!)).filter((mail) => mail.to === alert.email)).toEqual([]);
   });
+
+  it("an employer's new name reaches the jobs it matched before the rename: the email names the employer as it is when the email is built", async () => {
+    const q = word();
+    const alert = await activeAlert({ search: { q } });
+    const employer = await createEmployer({ name: "Oldname Widgets Ltd.", plan: "unlimited" });
+    const before = await lastEventSeq();
+    await jobsFor(employer, q, 1);
+    await settleBoard();
+    await matchEventsSince(before);
+    const renamed = await lastEventSeq();
+    expect((await request("/employer", { method: "PUT", apiKey: employer.apiKey, json: { name: "Newname Widgets Ltd." } })).status).toBe(200);
+    await matchEventsSince(renamed);
+    const [mail] = (await cronAt((await dueAtOf(alert.id))!)).filter((m) => m.to === alert.email);
+    expect(mail.text).toContain("Newname Widgets Ltd.");
+    expect(mail.html).toContain("Newname Widgets Ltd.");
+    expect(mail.text).not.toContain("Oldname");
+  });
 });
 
 describe("instant emails (DESIGN 23a)", () => {

@@ -1,11 +1,13 @@
 import { createDatabase } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
 import { findEvents } from "../events/repository";
+import { EMPLOYER_RENAMED } from "../events/types";
+import { findEmployer } from "../employers/repository";
 import type { Env } from "../env";
 import { jobOfEvent } from "../jobs/event-data";
 import type { JobRow } from "../jobs/repository";
 import { atShard } from "../shards/bindings";
-import { buildDueEmails, matchJobChanges, sendLedgerRow, type AlertWork } from "./service";
+import { buildDueEmails, matchJobChanges, renameEmployerOnMatches, sendLedgerRow, type AlertWork } from "./service";
 
 /** What the alerts queue carries: job events to match, emails to send, alerts whose email may be due. */
 export type AlertsQueueBody = EventNotice | AlertWork;
@@ -21,7 +23,13 @@ export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, e
   const notices = batch.messages.filter((message) => "events" in message.body);
   const newest = new Map<number, { jobId: number; revision: number; row: JobRow | null }>();
   for (const [shard, group] of Map.groupBy(notices, (message) => (message.body as EventNotice).shard ?? 0)) {
-    const events = await findEvents(createDatabase(atShard(env, shard).DB), group.flatMap((message) => (message.body as EventNotice).events));
+    const db = createDatabase(atShard(env, shard).DB);
+    const events = await findEvents(db, group.flatMap((message) => (message.body as EventNotice).events));
+    // The employer's name now, not the event's: renames handed over out of order end on the latest.
+    for (const employerId of new Set(events.filter((e) => e.type === EMPLOYER_RENAMED).map((e) => e.employerId))) {
+      const employer = await findEmployer(db, employerId);
+      if (employer) await renameEmployerOnMatches(env, employerId, employer.name);
+    }
     for (const event of events.filter((e) => e.type.startsWith("job."))) {
       const seen = newest.get(event.subjectId);
       const row = jobOfEvent(event.type, event.data);

@@ -371,6 +371,28 @@ export async function pruneMatches(db: AlertsDatabase, limit: number): Promise<n
   return result.meta.changes ?? 0;
 }
 
+/** Matches renamed per statement: an employer with many matched jobs is renamed in bounded steps. */
+const RENAMED_PER_STATEMENT = 1_000;
+
+/**
+ * An employer's new public name on the cards of its matched jobs (sent or not: the feed shows
+ * both), in statements of at most RENAMED_PER_STATEMENT rows. A confidential job's card names no
+ * employer and stays so. Returns how many cards changed.
+ */
+export async function renameEmployerOnCards(db: AlertsDatabase, employerId: number, name: string): Promise<number> {
+  let renamed = 0;
+  for (;;) {
+    const [result] = await batch(db, [
+      sql`UPDATE alert_matches SET card = json_set(card, '$.employer', ${name}) WHERE rowid IN (
+            SELECT rowid FROM alert_matches WHERE employer_id = ${employerId} AND card ->> '$.employer' IS NOT NULL AND card ->> '$.employer' <> ${name}
+            LIMIT ${RENAMED_PER_STATEMENT})`,
+    ]);
+    const changed = result.meta.changes ?? 0;
+    renamed += changed;
+    if (changed < RENAMED_PER_STATEMENT) return renamed;
+  }
+}
+
 // Consent records (DESIGN 23a), for `npm run alerts -- consent` (scripts/alerts.mjs reads the same columns).
 
 export interface ChangeRow {

@@ -21,6 +21,7 @@ import {
   recordAlertEmail,
   recordMatches,
   recordSendOutcome,
+  renameEmployerOnCards,
   searchOfRow,
   sendById,
   unsentMatches,
@@ -176,6 +177,9 @@ export async function matchJobChanges(env: Env, changes: { jobId: number; row: J
   if (started.length) await env.ALERTS_QUEUE.send({ due: started } satisfies AlertWork, { delaySeconds: INSTANT_GATHER_MS / 1000 });
   return stored;
 }
+
+/** An employer's public name, changed: the cards of its matched jobs show it in later emails and feeds. */
+export const renameEmployerOnMatches = (env: Env, employerId: number, name: string) => renameEmployerOnCards(dbOf(env), employerId, name);
 
 // Building and sending (DESIGN 23: the ledger).
 

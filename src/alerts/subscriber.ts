@@ -1,8 +1,9 @@
 import type { EventSubscriber } from "../events/dispatch";
-import { JOB_EVENT_TYPES } from "../events/types";
+import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
-// job.expiring changes no job, so nothing an alert could newly match.
-const matched = new Set<string>(JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"));
+// job.expiring changes no job, so nothing an alert could newly match; a rename changes the
+// employer's name on the cards of its matched jobs.
+const matched = new Set<string>([...JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"), EMPLOYER_RENAMED]);
 
 /** At most this many events per notice: a batch of 10 messages then matches at most 100 job changes. */
 export const ALERT_EVENTS_PER_NOTICE = 10;

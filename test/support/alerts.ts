@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { AlertsQueueBody } from "../../src/alerts/consumer";
 import type { Mail } from "../../src/alerts/email";
+import { alertsSubscriber } from "../../src/alerts/subscriber";
 import { BASE, createEmployer, request, shardDb } from "./api";
 import { settleBoard } from "./board";
 import { postJob } from "./jobs";
@@ -95,11 +96,12 @@ export async function lastEventSeq(shard = 0): Promise<number> {
   return (await shardDb(shard).prepare("SELECT coalesce(max(seq), 0) AS seq FROM events").first<{ seq: number }>())!.seq;
 }
 
-/** The relay's hop, by hand: the job events of shard k recorded after `afterSeq`, as notices to the alerts consumer. */
+/** The relay's hop, by hand: the events of shard k recorded after `afterSeq` that alerts accept, as notices to the alerts consumer. */
 export async function matchEventsSince(afterSeq: number, shard = 0) {
-  const { results } = await shardDb(shard).prepare("SELECT id FROM events WHERE seq > ? AND type LIKE 'job.%' AND type <> 'job.expiring' ORDER BY seq").bind(afterSeq).all<{ id: string }>();
+  const { results } = await shardDb(shard).prepare("SELECT id, type FROM events WHERE seq > ? ORDER BY seq").bind(afterSeq).all<{ id: string; type: string }>();
+  const ids = results.filter((event) => alertsSubscriber.accepts(event.type)).map((event) => event.id);
   const notices: AlertsQueueBody[] = [];
-  for (let i = 0; i < results.length; i += 10) notices.push({ events: results.slice(i, i + 10).map((row) => row.id), shard });
+  for (let i = 0; i < ids.length; i += 10) notices.push({ events: ids.slice(i, i + 10), shard });
   if (notices.length) await consume(notices);
 }
 

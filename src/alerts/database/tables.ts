@@ -115,6 +115,8 @@ export const alertMatches = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.alertId, t.jobId] }),
     index("alert_matches_job_idx").on(t.jobId),
+    // An employer's rename reaches its matched jobs' cards (src/alerts/repository.ts).
+    index("alert_matches_employer_idx").on(t.employerId),
     index("alert_matches_unsent_idx").on(t.alertId, t.publishDate).where(sql`${t.sendId} IS NULL`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `alert_matches_employer_idx` ON `alert_matches` (`employer_id`);
