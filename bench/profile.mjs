@@ -26,6 +26,7 @@ import net from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleWorker } from "./lib/build.mjs";
+import { writeDocument } from "../scripts/openapi.mjs";
 import { send } from "./lib/load.mjs";
 import { operations } from "./lib/operations.mjs";
 import { analyzeProfiles, defaultProfileDir } from "./lib/profile-analysis.mjs";
@@ -138,6 +139,7 @@ try {
   log(`building the API (wrangler deploy --dry-run, not minified) on Node ${process.version}; ops: ${selected.join(" ")}; scale ${SCALE}`);
   await rm(build, { recursive: true, force: true });
   await mkdir(build, { recursive: true });
+  await writeDocument(); // the OpenAPI document the Worker serves, from this code (scripts/openapi.mjs)
   const apiScript = await bundleWorker(root, join(build, "api")); // not minified; index.js.map beside it
   // The bundle and its sourcemap for the analysis: bench/.build-profile goes at the end.
   await mkdir(join(out, "bundle"), { recursive: true });

@@ -13,6 +13,7 @@ import { measureColdStart } from "./lib/cold-start.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureViewCounting, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
+import { writeDocument } from "../scripts/openapi.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
 import { load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
@@ -84,6 +85,7 @@ const loadAtStart = os.loadavg();
 step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart[0].toFixed(2)}`);
 await rm(build, { recursive: true, force: true });
 await mkdir(build, { recursive: true });
+await writeDocument(); // the OpenAPI document the Worker serves, from this code (scripts/openapi.mjs)
 const [apiScript, probeScript, noRulesScript, noViewsScript, bundle] = await Promise.all([
   bundleWorker(root, `${build}/api`),
   bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // npm run dev: local migrations, a demo employer and key, then wrangler dev on PORT (8787).
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
 import { applyMigrations } from "./lib/migrations.mjs";
 import { startWrangler } from "./lib/wrangler.mjs";
+import { writeDocument } from "./openapi.mjs";
 
 const port = process.env.PORT ?? "8787";
 // Local only (.wrangler/ is git-ignored): lets every `npm run dev` print the same demo key.
@@ -33,6 +35,22 @@ function ensureSecretKey(name) {
   console.log(`Wrote a random ${name} to .dev.vars.`);
 }
 
+/**
+ * The OpenAPI document is built from the route definitions (scripts/openapi.mjs): built now, and
+ * again whenever src/ changes, so that wrangler dev's reload serves the changed document too.
+ */
+async function keepDocumentBuilt() {
+  await writeDocument();
+  let timer;
+  watch("src", { recursive: true }, (_event, file) => {
+    if (!file || file.startsWith("generated") || file.startsWith("static")) return;
+    clearTimeout(timer);
+    // A process per build: each build's bundle would otherwise stay in this process's module cache.
+    timer = setTimeout(() => execFile(process.execPath, ["scripts/openapi.mjs"], (error) => error && console.error(`openapi: ${error.message}`)), 300);
+  });
+}
+
+await keepDocumentBuilt();
 ensureSecretKey("WEBHOOK_ENCRYPTION_KEY");
 ensureSecretKey("ALERTS_TOKEN_KEY");
 console.log("Applying local D1 migrations…");

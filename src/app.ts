@@ -1,4 +1,3 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -13,7 +12,8 @@ import { publicCors } from "./http/middleware/cors";
 import { limitJobRequests, rateLimitPolicy } from "./http/middleware/rate-limit";
 import { requestLog } from "./http/middleware/request-log";
 import { noSniff, privateResponses } from "./http/middleware/security-headers";
-import { completeDocument, OPENAPI_PATH, serveDocument } from "./http/openapi";
+import { OpenAPIHono } from "./http/openapi-hono";
+import { OPENAPI_PATH, serveDocument } from "./http/openapi";
 import { MethodNotAllowedError, NotFoundError, PayloadTooLargeError, problemResponse } from "./http/problem";
 import { MAX_BODY_BYTES } from "./http/limits";
 import { validationHook } from "./http/validation";
@@ -99,8 +99,7 @@ export function createApp() {
   app.route("/", alertPages);
   app.route("/", pages);
 
-  completeDocument(app);
-  app.get(OPENAPI_PATH, serveDocument(app));
+  app.get(OPENAPI_PATH, serveDocument);
   app.get(DOCS_PATH, docsPage);
 
   app.notFound((c) => problemResponse(c, new NotFoundError()));

@@ -152,9 +152,10 @@ export function evaluate(r) {
     })),
     {
       id: "bundle",
-      target: "Bundle ≤ 150 KiB gzip (wrangler --minify)",
+      // Issue 38: not past 200 KiB while capabilities are added (150 was the budget before them).
+      target: "Bundle ≤ 200 KiB gzip (wrangler --minify)",
       measured: `${kib(r.bundle.gzipBytes)} (${r.bundle.gzipBytes} bytes)`,
-      pass: r.bundle.gzipBytes <= 150 * 1024,
+      pass: r.bundle.gzipBytes <= 200 * 1024,
       value: r.bundle.gzipBytes,
     },
     ...(r.coldStart

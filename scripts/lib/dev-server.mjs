@@ -1,6 +1,7 @@
 // `wrangler dev` (the project's own, on the pinned Node) on free ports with its local state in
 // `state`, for scripts that need the Worker as a client sees it (browser test, OpenAPI lint).
 import { fileURLToPath } from "node:url";
+import { writeDocument } from "../openapi.mjs";
 import { freePort } from "./free-port.mjs";
 import { endWithThisProcess, startWrangler } from "./wrangler.mjs";
 
@@ -8,6 +9,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Resolves once the Worker answers `readyPath`; `stop()` ends it, as does the end of this process (Ctrl-C included). */
 export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.json", timeoutMs = 90_000, args = [] } = {}) {
+  await writeDocument(); // the OpenAPI document the Worker serves, from this code
   const port = await freePort();
   const inspectorPort = await freePort();
   const child = startWrangler(

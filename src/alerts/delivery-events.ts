@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../http/zod";
 import type { Env } from "../env";
 import { endAlertsOfAddress } from "./service";
 

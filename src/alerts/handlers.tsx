@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "../http/openapi-hono";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { publicOrigin } from "../http/paging";

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute } from "../http/openapi-hono";
 import { requireJsonBody } from "../http/middleware/json-body";
 import { problemResponses } from "../http/schemas";
 import { API_PREFIX } from "../http/version";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { PROVINCES } from "../locations/provinces";
 import { FREQUENCIES, WEEKDAYS } from "./schedule";
 

@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "../http/openapi-hono";
+import * as z from "../http/zod";
 import { documentedObject } from "../http/documented-object";
 import { boundedJsonBody } from "../http/middleware/json-body";
 import { IdParamSchema, problemResponses } from "../http/schemas";

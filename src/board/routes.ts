@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute } from "../http/openapi-hono";
 import { IdParamSchema, publicCorsHeaders } from "../http/schemas";
 import { API_PREFIX } from "../http/version";
 import { BoardJobSchema, BoardListSchema, BoardQuerySchema } from "./schemas";

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "../http/openapi-hono";
 import type { AppEnv } from "../env";
 import { dispatchAfterResponse } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { codePoints, int32 } from "../http/limits";
 
 // DESIGN 19: the employer's own settings. The posting rules read `ontarioEmployees` and

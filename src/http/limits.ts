@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "./zod";
 
 /** The largest Int32: ids and counts the spec types as Int32. */
 export const INT32_MAX = 2_147_483_647;

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "./zod";
 import { INT32_MAX, int32 } from "./limits";
 
 export const FieldErrorSchema = z

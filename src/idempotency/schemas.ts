@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { IDEMPOTENCY_KEY_FORM, IDEMPOTENCY_KEY_MESSAGE } from "./rules";
 
 /** DESIGN 11: the request header, as the routes that accept it declare it (and check it: a 400 otherwise). */

@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "../http/openapi-hono";
 import { API_PREFIX } from "../http/version";
 import type { Context } from "hono";
 import type { AppEnv } from "../env";

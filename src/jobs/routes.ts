@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "../http/openapi-hono";
+import * as z from "../http/zod";
 import { API_PREFIX } from "../http/version";
 import { documentedObject } from "../http/documented-object";
 import { requireJsonBody } from "../http/middleware/json-body";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { codePoints, int32, MAX_BODY_BYTES, searchTermSchema } from "../http/limits";
 import { PagingQuerySchema, PagingSchema } from "../http/schemas";
 import {

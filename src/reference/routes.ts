@@ -1,4 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "../http/openapi-hono";
+import * as z from "../http/zod";
 import { searchTermSchema } from "../http/limits";
 import { IdParamSchema, PagingQuerySchema, publicCorsHeaders } from "../http/schemas";
 import { API_PREFIX } from "../http/version";

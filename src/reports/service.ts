@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "../http/zod";
 import type { Database } from "../db/client";
 import { ValidationError } from "../http/problem";
 import { toFieldErrors } from "../http/validation";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { int32 } from "../http/limits";
 import { asksForPayHistory } from "./pay-history";
 

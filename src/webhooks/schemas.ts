@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../http/zod";
 import { int32 } from "../http/limits";
 import { IdParamSchema, PagingQuerySchema, PagingSchema } from "../http/schemas";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../events/types";

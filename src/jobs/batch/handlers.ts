@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "../../http/openapi-hono";
 import { sql } from "drizzle-orm";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";

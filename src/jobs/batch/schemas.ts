@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../../http/zod";
 import { documentedObject } from "../../http/documented-object";
 import { int32 } from "../../http/limits";
 import { FieldErrorSchema } from "../../http/schemas";

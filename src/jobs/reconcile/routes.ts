@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute } from "../../http/openapi-hono";
 import { API_PREFIX } from "../../http/version";
 import { requireJsonBody } from "../../http/middleware/json-body";
 import { problemResponses } from "../../http/schemas";

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import * as z from "../../http/zod";
 import { int32, INT32_MAX } from "../../http/limits";
 import { ReferenceIdBodySchema } from "../schemas";
 
