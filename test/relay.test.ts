@@ -108,6 +108,7 @@ describe("a relay per shard hands its events over (DESIGN 22)", () => {
       accepts,
       eventsPerNotice,
       queue: () => ({ sendBatch: async (messages: { body: unknown }[]) => void received[name].push(...messages.map((m) => m.body)) }) as unknown as Queue,
+      taken: async () => [],
     });
     const events = ["job.created", "application.received", "job.updated", "job.deleted"].map((type, i) => ({ id: `evt_${i}`, type }));
     await handOver(atShard(env, 1), [subscriber("a", (type) => type.startsWith("job."), 2), subscriber("b", (type) => type.startsWith("application."))], events);

@@ -488,8 +488,16 @@ describe("log: one structured JSON line per run", () => {
           events: { outcome: "ok", recorded: 5 },
           // The board's counts depend on what the relay handed over of earlier tests' runs (whose
           // jobs beforeEach deletes): the repair's own tests check them (board-read-model).
-          board: { outcome: "ok", checked: expect.any(Number), repaired: expect.any(Number), removed: expect.any(Number), renamed: expect.any(Number) },
-          webhooks: { outcome: "ok", requeued: 0, rules: [{ rule: "webhook-log", changed: 0, chunks: 1, finished: true }] },
+          board: { outcome: "ok", checked: expect.any(Number), repaired: expect.any(Number), removed: expect.any(Number), renamed: expect.any(Number), receiptsPruned: 0 },
+          webhooks: {
+            outcome: "ok",
+            requeued: 0,
+            rules: [
+              { rule: "webhook-log", changed: 0, chunks: 1, finished: true },
+              // DESIGN 16a: the fan-out's receipts past their retention.
+              { rule: "webhook-receipts", changed: 0, chunks: 1, finished: true },
+            ],
+          },
           retention: { outcome: "ok", rules: [{ rule: "application-retention", changed: 0, chunks: 1, finished: true }] },
           resumes: { outcome: "ok", deleted: 0 },
           emailCopies: { outcome: "ok", requeued: 0 },
@@ -501,6 +509,7 @@ describe("log: one structured JSON line per run", () => {
           alertsKeep: { outcome: "ok", asked: 0, ended: 0 },
           alertsRetention: { outcome: "ok", deleted: 0 },
           alertsMatchesPruned: { outcome: "ok", pruned: 0, chunks: 1 },
+          alertsReceiptsPruned: { outcome: "ok", pruned: 0 },
         },
         durationMs: expect.any(Number),
       },

@@ -1,5 +1,6 @@
 import { createDatabase } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
+import { takeEvents } from "../events/receipts";
 import { findEvents } from "../events/repository";
 import { EMPLOYER_RENAMED } from "../events/types";
 import { findEmployer } from "../employers/repository";
@@ -7,6 +8,7 @@ import type { Env } from "../env";
 import { jobOfEvent } from "../jobs/event-data";
 import type { JobRow } from "../jobs/repository";
 import { atShard } from "../shards/bindings";
+import { alertReceipts } from "./database/tables";
 import { buildDueEmails, matchJobChanges, renameEmployerOnMatches, sendLedgerRow, type AlertWork } from "./service";
 
 /** What the alerts queue carries: job events to match, emails to send, alerts whose email may be due. */
@@ -37,7 +39,11 @@ export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, e
       if (!seen || (seen.row !== null && (row === null || (event.revision ?? 0) > seen.revision))) newest.set(event.subjectId, { jobId: event.subjectId, revision: event.revision ?? 0, row });
     }
   }
-  if (newest.size) await matchJobChanges(env, [...newest.values()], now);
+  // DESIGN 16a: the receipts of every event handed over, in the batch of the matches.
+  const receipts = [...Map.groupBy(notices, (message) => (message.body as EventNotice).shard ?? 0)].map(([shard, group]) =>
+    takeEvents(alertReceipts, shard, group.flatMap((message) => (message.body as EventNotice).events), now),
+  );
+  if (newest.size || receipts.length) await matchJobChanges(env, [...newest.values()], now, receipts);
   for (const message of notices) message.ack();
   for (const message of batch.messages) {
     const body = message.body;

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { all, batch, type AlertsDatabase } from "./database/client";
 import type { AlertSearch, JobCard } from "./rules";
 import type { Frequency, Weekday } from "./schedule";
@@ -207,9 +207,10 @@ export interface JobOnBoard {
  * One batch for a set of job changes: each job still on the board is stored once per alert that
  * matches it (a match already stored is kept, never sent twice) and its card kept current in every
  * stored match; jobs that left the board are marked gone in the matches not yet sent; instant
- * alerts with a new match start their 10-minute gathering. Returns the instant alerts started now.
+ * alerts with a new match start their 10-minute gathering; `alongside` (the consumer's receipts)
+ * in the same batch. Returns the instant alerts started now.
  */
-export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], offBoard: number[], now: number, gatherMs: number): Promise<number[]> {
+export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], offBoard: number[], now: number, gatherMs: number, alongside: SQL[] = []): Promise<number[]> {
   const rows = onBoard.flatMap((job) =>
     job.alertIds.map((alertId) => ({ alertId, jobId: job.jobId, employerId: job.employerId, publishDate: job.publishDate, closeDate: job.closeDate, card: JSON.stringify(job.card) })),
   );
@@ -229,6 +230,7 @@ export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], o
         WHERE frequency = 'instant' AND status = 'active' AND due_at IS NULL
           AND id IN (SELECT alert_id FROM alert_matches WHERE matched_at = ${now} AND send_id IS NULL AND job_id IN (SELECT value ->> 'jobId' FROM json_each(${JSON.stringify(cards)})))
         RETURNING id`,
+    ...alongside,
   ]);
   return (results[3].results as { id: number }[]).map((row) => row.id);
 }

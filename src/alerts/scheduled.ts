@@ -1,6 +1,8 @@
 import type { Env } from "../env";
+import { pruneReceipts } from "../events/receipts";
 import { runStages } from "../scheduled/stages";
-import { createAlertsDatabase } from "./database/client";
+import { batch, createAlertsDatabase } from "./database/client";
+import { alertReceipts } from "./database/tables";
 import { askToKeep, dueAlertIds, endAlerts, pruneMatches, purgeAlerts, stalePendingSends, unansweredKeepIds } from "./repository";
 import type { AlertWork } from "./service";
 
@@ -73,5 +75,7 @@ export function runAlertsUpkeep(env: Env, now: number) {
         return { pruned, chunks };
       },
     ],
+    // DESIGN 16a: the consumer's receipts, kept past the events' own retention.
+    ["alertsReceiptsPruned", async () => ({ pruned: await pruneReceipts(alertReceipts, now, async (statement) => (await batch(db, [statement]))[0].meta.changes) })],
   ]);
 }

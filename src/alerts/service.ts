@@ -1,10 +1,11 @@
+import type { SQL } from "drizzle-orm";
 import { boardEntryOf, jobsOnBoard, searchCentreOf } from "../board/alerts";
 import type { Env } from "../env";
 import { ValidationError } from "../http/problem";
 import type { JobRow } from "../jobs/repository";
 import { jobPath } from "../pages/paths";
 import { consentRecordOf, senderOf } from "./consent";
-import { createAlertsDatabase, type AlertsDatabase } from "./database/client";
+import { batch, createAlertsDatabase, type AlertsDatabase } from "./database/client";
 import { alertEmail, confirmationEmail, describeSearch, keepEmail, type AlertLinks, type Mail } from "./email";
 import {
   activateAlert,
@@ -145,9 +146,10 @@ export async function endAlertsOfAddress(env: Pick<Env, "ALERTS_DB">, email: str
  * The jobs as these changes left them (null: deleted), newest change per job: each one on the
  * board is matched against the alerts filed under its terms — one read for all of them — and
  * checked with the board's own rules; the matches are stored in one batch. Instant alerts with a
- * new match get a message 10 minutes later that sends their email.
+ * new match get a message 10 minutes later that sends their email. `alongside` (the consumer's
+ * receipts, DESIGN 16a) goes in the batch of the matches.
  */
-export async function matchJobChanges(env: Env, changes: { jobId: number; row: JobRow | null }[], now: number): Promise<number> {
+export async function matchJobChanges(env: Env, changes: { jobId: number; row: JobRow | null }[], now: number, alongside: SQL[] = []): Promise<number> {
   const db = dbOf(env);
   const nowSeconds = Math.floor(now / 1000);
   const onBoard: JobOnBoard[] = [];
@@ -172,8 +174,11 @@ export async function matchJobChanges(env: Env, changes: { jobId: number; row: J
     stored += alertIds.length;
     onBoard.push({ jobId: entry.jobId, employerId: entry.employerId, publishDate: entry.publishDate, closeDate: entry.closeDate, card: cardOf(entry), alertIds });
   }
-  if (onBoard.length === 0 && offBoard.length === 0) return 0;
-  const started = await recordMatches(db, onBoard, offBoard, now, INSTANT_GATHER_MS);
+  if (onBoard.length === 0 && offBoard.length === 0) {
+    await batch(db, alongside);
+    return 0;
+  }
+  const started = await recordMatches(db, onBoard, offBoard, now, INSTANT_GATHER_MS, alongside);
   if (started.length) await env.ALERTS_QUEUE.send({ due: started } satisfies AlertWork, { delaySeconds: INSTANT_GATHER_MS / 1000 });
   return stored;
 }

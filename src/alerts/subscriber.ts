@@ -1,4 +1,7 @@
 import type { EventSubscriber } from "../events/dispatch";
+import { takenAmong } from "../events/receipts";
+import { all, createAlertsDatabase } from "./database/client";
+import { alertReceipts } from "./database/tables";
 import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
 // job.expiring changes no job, so nothing an alert could newly match; a rename changes the
@@ -18,4 +21,5 @@ export const alertsSubscriber: EventSubscriber = {
   queue: (env) => env.ALERTS_QUEUE,
   accepts: (type) => matched.has(type),
   eventsPerNotice: ALERT_EVENTS_PER_NOTICE,
+  taken: async (env, shard, ids) => (await all<{ id: string }>(createAlertsDatabase(env.ALERTS_DB), takenAmong(alertReceipts, shard, ids))).map((row) => row.id),
 };

@@ -1,11 +1,13 @@
 import { createDatabase } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
+import { takeEvents } from "../events/receipts";
 import { findEvents } from "../events/repository";
 import { EMPLOYER_RENAMED } from "../events/types";
 import type { Env } from "../env";
 import { jobOfEvent } from "../jobs/event-data";
 import { atShard } from "../shards/bindings";
-import { batch, createBoardDatabase } from "./database/client";
+import { createBoardDatabase } from "./database/client";
+import { boardReceipts } from "./database/tables";
 import { renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
 import { repairJobs, type RepairNotice } from "./reconcile";
@@ -33,11 +35,13 @@ export async function consumeBoardBatch(batchOfNotices: MessageBatch<BoardQueueB
     const changes = events
       .filter((event) => event.type.startsWith("job."))
       .map((event) => ({ jobId: event.subjectId, revision: event.revision ?? 0, row: jobOfEvent(event.type, event.data), shard }));
-    await applyJobChanges(board, changes, "newer", Math.floor(Date.now() / 1000));
-    for (const event of events.filter((e) => e.type === EMPLOYER_RENAMED)) {
-      const { name } = JSON.parse(event.data) as { name: string };
-      await batch(board, renameEmployer(event.employerId, name, event.occurredAt));
-    }
+    const renames = events
+      .filter((event) => event.type === EMPLOYER_RENAMED)
+      .flatMap((event) => renameEmployer(event.employerId, (JSON.parse(event.data) as { name: string }).name, event.occurredAt));
+    // DESIGN 16a: the receipts of every event handed over, in the batch that ends the changes.
+    const handedOver = bodies.flatMap((body) => ("events" in body ? body.events : []));
+    const receipts = handedOver.length ? [takeEvents(boardReceipts, shard, handedOver, Date.now())] : [];
+    await applyJobChanges(board, changes, "newer", Math.floor(Date.now() / 1000), [...renames, ...receipts]);
   }
   batchOfNotices.ackAll();
 }

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { JobRow } from "../jobs/repository";
 import { batch, type BoardDatabase } from "./database/client";
 import { loadGazetteer } from "./database/places";
@@ -34,10 +35,15 @@ export function newestPerJob(changes: JobChange[]): JobChange[] {
 /**
  * Applies each job's newest change: on the board when its job is active and not past its
  * closeDate, off it otherwise. `freshness` says which changes the board takes (writes.ts).
+ * `alongside` (the consumer's renames and receipts) goes in the last batch, after every change.
  */
-export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], freshness: Freshness, nowSeconds: number): Promise<void> {
-  const gazetteer = await loadGazetteer(db);
+export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], freshness: Freshness, nowSeconds: number, alongside: SQL[] = []): Promise<void> {
   const newest = newestPerJob(changes);
+  if (newest.length === 0) {
+    await batch(db, alongside);
+    return;
+  }
+  const gazetteer = await loadGazetteer(db);
   for (let i = 0; i < newest.length; i += CHANGES_PER_BATCH) {
     const chunk = newest.slice(i, i + CHANGES_PER_BATCH);
     const entries = chunk.map((change) => (change.row && isOnBoard(change.row, nowSeconds) ? projectJob(change.row, gazetteer) : null));
@@ -49,6 +55,7 @@ export async function applyJobChanges(db: BoardDatabase, changes: JobChange[], f
         return entry ? putJob(entry, freshness, change.shard) : removeJob(change.jobId, change.revision, freshness, change.row === null);
       }),
       recordRevisions(chunk.map((change, j) => ({ jobId: change.jobId, revision: change.revision, deleted: change.row === null, listed: entries[j] !== null, shard: change.shard }))),
+      ...(i + CHANGES_PER_BATCH >= newest.length ? alongside : []),
     ]);
   }
 }

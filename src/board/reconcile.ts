@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
+import { pruneReceipts } from "../events/receipts";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { shardOf } from "../shards/bindings";
 import { employerNames, employersMovedAway, visibleJobRevisions, visibleJobs } from "../jobs/published";
 import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
+import { boardReceipts } from "./database/tables";
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
 import { removeStrayJobs, renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
@@ -84,6 +86,8 @@ export interface RepairOutcome {
   removed: number;
   /** Employers' names corrected. */
   renamed: number;
+  /** The consumer's receipts past their retention, deleted (DESIGN 16a). */
+  receiptsPruned: number;
 }
 
 /** The repair of the board rows of `env`'s shard (DESIGN 22: the cron runs it per shard). */
@@ -95,7 +99,7 @@ export async function repairBoard(
   const db = createDatabase(env.DB);
   const board = createBoardDatabase(env.BOARD_DB);
   const now = Math.floor(nowMs / 1000);
-  const outcome: RepairOutcome = { checked: 0, repaired: 0, removed: 0, renamed: 0 };
+  const outcome: RepairOutcome = { checked: 0, repaired: 0, removed: 0, renamed: 0, receiptsPruned: 0 };
   for (let after = 0; after < END; ) {
     // The board first: a job that changes between the two reads is then seen newer in jobs, and
     // repaired with what jobs say, never with what the board said.
@@ -124,6 +128,7 @@ export async function repairBoard(
     after = upTo;
   }
   outcome.renamed = await repairEmployerNames(db, board, nowMs);
+  outcome.receiptsPruned = await pruneReceipts(boardReceipts, nowMs, async (statement) => (await batch(board, [statement]))[0].meta.changes);
   return outcome;
 }
 

@@ -1,4 +1,7 @@
 import type { EventSubscriber } from "../events/dispatch";
+import { takenAmong } from "../events/receipts";
+import { all, createBoardDatabase } from "./database/client";
+import { boardReceipts } from "./database/tables";
 import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
 // job.expiring changes no job: nothing for the board to show.
@@ -18,4 +21,5 @@ export const boardSubscriber: EventSubscriber = {
   queue: (env) => env.BOARD_QUEUE,
   accepts: (type) => shown.has(type),
   eventsPerNotice: BOARD_CHANGES_PER_MESSAGE,
+  taken: async (env, shard, ids) => (await all<{ id: string }>(createBoardDatabase(env.BOARD_DB), takenAmong(boardReceipts, shard, ids))).map((row) => row.id),
 };

@@ -23,6 +23,11 @@ export interface EventSubscriber {
   accepts(type: string): boolean;
   /** At most this many event ids per notice (default 100): a consumer sizes its batches by it. */
   eventsPerNotice?: number;
+  /**
+   * DESIGN 16a: of `ids`, events of `shard`, those the subscriber took (its consumer recorded a
+   * receipt in the batch of its effect). The relay hands the others over again.
+   */
+  taken(env: Env, shard: number, ids: string[]): Promise<string[]>;
 }
 
 const IDS_PER_NOTICE = 100;

@@ -30,6 +30,16 @@ export function eventsAfter(db: Database, afterSeq: number, limit: number): Prom
   return db.select({ seq: events.seq, id: events.id, type: events.type }).from(events).where(gt(events.seq, afterSeq)).orderBy(asc(events.seq)).limit(limit);
 }
 
+/** DESIGN 16a: the relay's check of what was taken: events after `afterSeq` up to `upToSeq`, in recording order. */
+export function eventsBetween(db: Database, afterSeq: number, upToSeq: number, limit: number): Promise<{ seq: number; id: string; type: string }[]> {
+  return db
+    .select({ seq: events.seq, id: events.id, type: events.type })
+    .from(events)
+    .where(and(gt(events.seq, afterSeq), lte(events.seq, upToSeq)))
+    .orderBy(asc(events.seq))
+    .limit(limit);
+}
+
 /** Of these ids, the events still kept, with their types (for a hand-over again). */
 export function eventTypes(db: Database, ids: string[]): Promise<{ id: string; type: string }[]> {
   return db.select({ id: events.id, type: events.type }).from(events).where(inList(events.id, ids));

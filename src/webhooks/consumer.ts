@@ -1,5 +1,6 @@
 import { createDatabase, type Database } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
+import { takeEvents } from "../events/receipts";
 import { findEvents, type EventRecord } from "../events/repository";
 import { retryDelaySeconds } from "../events/retry-schedule";
 import type { Env } from "../env";
@@ -7,6 +8,7 @@ import { atShard, isShard, shardOf } from "../shards/bindings";
 import { attemptDelivery } from "./delivery";
 import { findMessage, insertEventMessages, markEnqueued, recordAttempt } from "./messages";
 import { employersWithEnabledEndpoints } from "./repository";
+import { webhookReceipts } from "./tables";
 
 /** A message to attempt, in the shard it names (DESIGN 22; absent: 0, as in messages sent before shards). */
 export interface QueuedMessage {
@@ -41,15 +43,21 @@ const WHILE_MOVING_DELAY_SECONDS = 30;
  * shard `env` names, which go back to the queue for their first attempt. Should the hand-over fail
  * after the messages were written, the cron's sweep hands them over. DESIGN 22: an event stays in
  * the outbox of the shard it was recorded in, while its employer may have moved since: its
- * endpoints and messages are then in the shard it moved to, where it is fanned out. Returns
- * whether some waited for an employer being moved (the notice comes again for them; the others
+ * endpoints and messages are then in the shard it moved to, where it is fanned out. Returns the
+ * events that waited for an employer being moved (the notice comes again for them; the others
  * make no second message then: one per event and endpoint).
+ * DESIGN 16a: in the shard that recorded them, the events taken get their receipts in the batch
+ * of their messages; those fanned out in the shard their employer moved to, once that is done.
  */
-async function fanOut(env: Env, db: Database, events: EventRecord[], follows = 0): Promise<boolean> {
+async function fanOut(env: Env, db: Database, events: EventRecord[], follows = 0): Promise<Set<string>> {
   const { listening, locked } = await employersWithEnabledEndpoints(db, events.map((event) => event.employerId));
-  const messages = await insertEventMessages(db, events.filter((event) => listening.has(event.employerId) && !locked.has(event.employerId)), Date.now());
+  const here = events.filter((event) => !locked.has(event.employerId));
+  const now = Date.now();
+  const recording = follows === 0;
+  const receipts = recording && here.length ? [takeEvents(webhookReceipts, shardOf(env), here.map((event) => event.id), now)] : [];
+  const messages = await insertEventMessages(db, here.filter((event) => listening.has(event.employerId)), now, receipts);
   await enqueueMessages(env, messages);
-  let waiting = events.some((event) => locked.get(event.employerId) === null);
+  const waiting = new Set(events.filter((event) => locked.get(event.employerId) === null).map((event) => event.id));
   const moved = Map.groupBy(
     events.filter((event) => locked.get(event.employerId) != null),
     (event) => locked.get(event.employerId)!,
@@ -57,7 +65,11 @@ async function fanOut(env: Env, db: Database, events: EventRecord[], follows = 0
   for (const [shard, theirs] of moved) {
     if (follows >= MAX_FOLLOWS || !isShard(env, shard)) continue;
     const there = atShard(env, shard);
-    waiting = (await fanOut(there, createDatabase(there.DB), theirs, follows + 1)) || waiting;
+    for (const id of await fanOut(there, createDatabase(there.DB), theirs, follows + 1)) waiting.add(id);
+  }
+  if (recording && moved.size) {
+    const taken = [...moved.values()].flat().filter((event) => !waiting.has(event.id)).map((event) => event.id);
+    if (taken.length) await db.run(takeEvents(webhookReceipts, shardOf(env), taken, now));
   }
   return waiting;
 }
@@ -101,7 +113,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookQueueBody>,
       if (!db) databases.set(shardOf(shardEnv), (db = createDatabase(shardEnv.DB)));
       if (!("events" in body)) return attempt(shardEnv, db, message as Message<QueuedMessage>);
       const waiting = await fanOut(shardEnv, db, await findEvents(db, body.events));
-      if (waiting) message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
+      if (waiting.size) message.retry({ delaySeconds: WHILE_MOVING_DELAY_SECONDS });
       else message.ack();
     }),
   );

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import type { EventRecord } from "../events/repository";
@@ -39,10 +39,10 @@ export async function markEnqueued(db: Database, ids: string[], now: number): Pr
  * The fan-out of events: one message per enabled endpoint of the event's employer subscribed to
  * its type (`[]`: all), none when nobody listens; one statement per event, one round trip. An
  * event fanned out before makes no second message (the unique (event_id, endpoint_id)).
- * Returns the new messages' ids.
+ * `alongside` (the fan-out's receipts) goes in the same batch. Returns the new messages' ids.
  */
-export async function insertEventMessages(db: Database, events: EventRecord[], now: number): Promise<string[]> {
-  if (events.length === 0) return [];
+export async function insertEventMessages(db: Database, events: EventRecord[], now: number, alongside: SQL[] = []): Promise<string[]> {
+  if (events.length === 0 && alongside.length === 0) return [];
   const statements = events.map((event) =>
     toStatement(
       db,
@@ -56,8 +56,8 @@ export async function insertEventMessages(db: Database, events: EventRecord[], n
         RETURNING id`,
     ),
   );
-  const results = await db.$client.batch<{ id: string }>(statements);
-  return results.flatMap((result) => result.results.map((row) => row.id));
+  const results = await db.$client.batch<{ id: string }>([...statements, ...alongside.map((statement) => toStatement(db, statement))]);
+  return results.slice(0, statements.length).flatMap((result) => result.results.map((row) => row.id));
 }
 
 /** The outcome of one attempt: delivered, failed for good, or due again at `nextAttemptAt`. */

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { receiptsTable } from "../events/receipts";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { employers } from "../db/schema";
 
@@ -61,3 +62,6 @@ export const webhookMessages = sqliteTable(
     uniqueIndex("webhook_messages_event_endpoint_unique").on(t.eventId, t.endpointId),
   ],
 );
+
+/** DESIGN 16a: the events the fan-out took, in the batch of its messages; the relay reads them through webhooksSubscriber.taken. */
+export const webhookReceipts = receiptsTable("webhook_receipts");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { receiptsTable } from "../../events/receipts";
 
 // DESIGN 23: job alerts live in a D1 database of their own (binding ALERTS_DB, migrations in
 // drizzle/alerts/, generated from this file by drizzle/alerts.config.ts). They are job seekers'
@@ -153,3 +154,6 @@ export const alertAddressDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.emailKey, t.day] })],
 );
+
+/** DESIGN 16a: the events the alerts' consumer took, in the batch of their matches; read through alertsSubscriber.taken. */
+export const alertReceipts = receiptsTable("alert_receipts");

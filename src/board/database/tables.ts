@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { receiptsTable } from "../../events/receipts";
 
 // DESIGN 17: the board's own database (binding BOARD_DB), a projection of the employer side
 // built from its events. Every row is derived from jobs and can be rebuilt (src/board/reconcile.ts),
@@ -136,3 +137,6 @@ export const boardTotals = sqliteTable("board_totals", {
   id: integer("id").primaryKey(),
   jobs: integer("jobs").notNull(),
 });
+
+/** DESIGN 16a: the events the board's consumer took, in the batch that applied them; read through boardSubscriber.taken. */
+export const boardReceipts = receiptsTable("board_receipts");
