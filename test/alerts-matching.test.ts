@@ -53,9 +53,10 @@ describe("matching (DESIGN 23)", () => {
     expect(row).toEqual({ gone: 1, send_id: null });
   });
 
-  it("alerts are filed under what they require: a word of q (the longest), else the cells of near's circle, else province, category or position type; a job reads only those terms", async () => {
+  it("alerts are filed under what they require: a word of q (the longest), else the cells of near's circle, else province, category and position type together; a job reads only those terms", async () => {
     expect(termsOfAlert({ search: { q: "Sr comptabilité", province: "QC" }, centre: null })).toEqual(["w:comptabilite"]);
-    expect(termsOfAlert({ search: { province: "QC", category: 3 }, centre: null })).toEqual(["p:QC"]);
+    expect(termsOfAlert({ search: { province: "QC", category: 3 }, centre: null })).toEqual(["p:QC|k:3"]);
+    expect(termsOfAlert({ search: { province: "QC", positionType: 2 }, centre: null })).toEqual(["p:QC|t:2"]);
     expect(termsOfAlert({ search: { category: 3 }, centre: null })).toEqual(["k:3"]);
     expect(termsOfAlert({ search: { salaryMin: 1 }, centre: null })).toEqual(["*"]);
     const near = termsOfAlert({ search: { near: 1, radiusKm: 10 }, centre: { latitude: 45.5, longitude: -73.6 } });
@@ -66,7 +67,7 @@ describe("matching (DESIGN 23)", () => {
     const { jobOfEvent } = await import("../src/jobs/event-data");
     const entry = await boardEntryOf(env, jobOfEvent("job.created", row.data!), Math.floor(Date.now() / 1000));
     const terms = termsOfJob(jobFactsOf(entry!));
-    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "g:45:-74", "*"]) expect(terms).toContain(term);
+    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "*"]) expect(terms).toContain(term);
   });
 
   it("property: matched ⇔ the board's forward search lists the job, over 100 random alerts × 100 random jobs (10 000 pairs), 0 differences", async () => {

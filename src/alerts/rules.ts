@@ -84,7 +84,9 @@ export function matches(alert: MatchableAlert, job: JobFacts, nowSeconds: number
 // The reverse-search index (DESIGN 23): each alert is filed under what it requires, so a job reads
 // only the alerts filed under terms it has. Words: the longest word of `q` (every word is
 // required, so any one will do; the longest is the rarest). Else `near`: the 1° cells its circle
-// touches. Else its province, category or position type. Else (salary alone) the catch-all term.
+// touches. Else its province, category or position type, together when it requires several (a
+// province with a category is filed under the pair: under the province alone, every job of
+// Ontario would read it). Else (salary alone) the catch-all term.
 
 const CELL_DEGREES = 1;
 /** A circle so far north that it spans more cells than this is filed by its latitude rows instead. */
@@ -107,10 +109,17 @@ export function termsOfAlert(alert: MatchableAlert): string[] {
     if (east - west + 1 > MAX_CELLS_PER_ROW) return rows.map((r) => `r:${r}`);
     return rows.flatMap((r) => Array.from({ length: east - west + 1 }, (_, i) => `g:${r}:${west + i}`));
   }
-  if (search.province !== undefined) return [`p:${search.province}`];
-  if (search.category !== undefined) return [`k:${search.category}`];
-  if (search.positionType !== undefined) return [`t:${search.positionType}`];
-  return [ANY_TERM];
+  const required = [
+    search.province !== undefined ? `p:${search.province}` : null,
+    search.category !== undefined ? `k:${search.category}` : null,
+    search.positionType !== undefined ? `t:${search.positionType}` : null,
+  ].filter((term) => term !== null);
+  return required.length ? [required.join("|")] : [ANY_TERM];
+}
+
+/** Every non-empty combination, in order, of one term from each list that has some: `p:ON|k:3`, `p:ON`, `k:3`, … */
+function combinations(lists: string[][]): string[] {
+  return lists.reduce<string[]>((terms, list) => [...terms, ...list, ...terms.flatMap((term) => list.map((next) => `${term}|${next}`))], []);
 }
 
 /** Every term an alert that could match this job may be filed under. */
@@ -118,14 +127,15 @@ export function termsOfJob(job: JobFacts): string[] {
   const terms = new Set<string>([ANY_TERM]);
   for (const token of job.tokens) terms.add(`w:${token}`);
   for (const place of job.places) {
-    if (place.province) terms.add(`p:${place.province}`);
     if (place.geoId !== null && place.latitude !== null && place.longitude !== null) {
       terms.add(`g:${cell(place.latitude)}:${cell(place.longitude)}`);
       terms.add(`r:${cell(place.latitude)}`);
     }
   }
-  for (const category of job.categories) terms.add(`k:${category}`);
-  if (job.positionTypeId !== null) terms.add(`t:${job.positionTypeId}`);
+  const provinces = [...new Set(job.places.flatMap((place) => (place.province ? [`p:${place.province}`] : [])))];
+  const categories = job.categories.map((category) => `k:${category}`);
+  const positionTypes = job.positionTypeId !== null ? [`t:${job.positionTypeId}`] : [];
+  for (const term of combinations([provinces, categories, positionTypes])) terms.add(term);
   return [...terms];
 }
 
