@@ -19,6 +19,7 @@ import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from 
 import { load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
 import { measureHandOver } from "./lib/relay.mjs";
+import { measureReach } from "./lib/reach.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { measureMove } from "./lib/shard-move.mjs";
 import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
@@ -75,6 +76,8 @@ const HANDOVER_SAMPLES = setting("BENCH_HANDOVER_SAMPLES", 100, 20);
 const HANDOVER_LOAD_PER_SECOND = 80;
 const HANDOVER_LOAD_JOBS = setting("BENCH_HANDOVER_LOAD_JOBS", 20_000, 5_000);
 const MOVE_JOBS = setting("BENCH_MOVE_JOBS", 10_000, 2_000);
+// DESIGN 24: slices per variant of reach's A/B (on ÷ off ≥ 0.95: a 5 % difference to tell apart).
+const REACH_ROUNDS = setting("BENCH_REACH_ROUNDS", 5, 2);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -98,6 +101,8 @@ step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifi
 const scripts = { apiScript, probeScript, noRulesScript, noViewsScript, floorScript: `${root}bench/floor-worker.js` };
 // Before the main runtime starts, so that nothing else runs on the machine meanwhile.
 const coldStart = await measureColdStart(root, scripts, { rounds: COLD_START_ROUNDS, problems, step });
+// DESIGN 24: reach on against off, in two runtimes of their own (with the search engines' stubs), also before the main one.
+const reach = await measureReach(root, apiScript, { connections: CONNECTIONS, seconds: SLICE_SECONDS * 2, rounds: REACH_ROUNDS, problems, step });
 const runtime = await startRuntime(root, scripts);
 const { db, boardDb, kv, origin } = runtime;
 try {
@@ -478,6 +483,7 @@ try {
     qVsPage1,
     bundle,
     coldStart,
+    reach,
     seedCheck: derived,
     storage: {
       jobs: LARGE,

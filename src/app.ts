@@ -35,6 +35,7 @@ import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
 import { webhooksApi } from "./webhooks/handlers";
 import { alertPages, alertsApi } from "./alerts/handlers";
+import { reachKeyFile } from "./reach/key-file";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [
@@ -98,6 +99,8 @@ export function createApp() {
   // DESIGN 23: the alerts' form and the pages their email links open (their own database only).
   app.route("/", alertPages);
   app.route("/", pages);
+  // DESIGN 24a: IndexNow's key file, after the pages (robots.txt is theirs).
+  app.route("/", reachKeyFile);
 
   app.get(OPENAPI_PATH, serveDocument);
   app.get(DOCS_PATH, docsPage);

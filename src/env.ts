@@ -64,8 +64,24 @@ export interface Env {
   WEBHOOK_ENCRYPTION_KEY?: string;
   /** "true" in local development only: webhooks may then go to http:// and loopback. */
   WEBHOOKS_ALLOW_INSECURE?: string;
-  /** Public origin used in Location headers and paging links; empty = the request's origin. */
+  /** Public origin used in Location headers and paging links; empty = the request's origin. Reach (DESIGN 24) names job pages by it: empty, reach sends nothing. */
   BASE_URL?: string;
+  /** DESIGN 24: job events for reach (src/reach/consumer.ts); the same Worker consumes them. */
+  REACH_QUEUE: Queue;
+  /** DESIGN 24: reach's notifier, one Durable Object (named "reach"): pages gathered, notices waiting, the send log, receipts. */
+  REACH: DurableObjectNamespace<Reach>;
+  /** DESIGN 24a: IndexNow's key (a var); empty: IndexNow off. */
+  INDEXNOW_KEY?: string;
+  /** DESIGN 24a: default https://api.indexnow.org/indexnow. */
+  INDEXNOW_ENDPOINT?: string;
+  /** DESIGN 24a: the service account's JSON key as Google issues it (a secret); absent: Google off. */
+  GOOGLE_INDEXING_SERVICE_ACCOUNT?: string;
+  /** DESIGN 24a: default https://indexing.googleapis.com/v3/urlNotifications:publish. */
+  GOOGLE_INDEXING_ENDPOINT?: string;
+  /** DESIGN 24a: default https://oauth2.googleapis.com/token. */
+  GOOGLE_TOKEN_ENDPOINT?: string;
+  /** DESIGN 24a: Google Indexing API requests per UTC day (default 200). */
+  GOOGLE_INDEXING_DAILY_QUOTA?: string;
 }
 
 /** DESIGN 22: what the relay of a shard (src/events/relay.ts) answers; declared here, so that the bindings' types depend on no capability. */
@@ -76,6 +92,18 @@ export interface Relay extends Rpc.DurableObjectBranded {
   giveBack(shard: number, subscriber: string, ids: string[]): Promise<void>;
   /** Where the relay is: its shard and the recording order (events.seq) of the last event it handed over. */
   position(): Promise<{ shard: number; cursor: number }>;
+}
+
+/** DESIGN 24: what reach's notifier (src/reach/notifier.ts) answers; declared here, like Relay. */
+export interface Reach extends Rpc.DurableObjectBranded {
+  /** A queue batch's page changes, gathered, and the receipts of its events, in one storage write. */
+  gather(batch: {
+    changes: { jobId: number; revision: number; deleted: boolean; test: boolean; shown: boolean; paths: string[]; digest: string | null; closeAt: number }[];
+    receipts: { shard: number; ids: string[] }[];
+    now: number;
+  }): Promise<void>;
+  /** DESIGN 16a: of these events of `shard`, those reach has taken. */
+  taken(shard: number, ids: string[]): Promise<string[]>;
 }
 
 export type AppEnv = {

@@ -10,6 +10,9 @@ import { consumeBoardDeadLetters } from "./board/dead-letters";
 import { boardSubscriber } from "./board/subscriber";
 import type { Env } from "./env";
 import { createRelayClass } from "./events/relay";
+import { consumeReachBatch } from "./reach/consumer";
+import { consumeReachDeadLetters } from "./reach/dead-letters";
+import { reachSubscriber } from "./reach/subscriber";
 import { handleScheduled } from "./scheduled/handler";
 import { consumeViewsBatch } from "./stats/consumer";
 import { consumeWebhookBatch } from "./webhooks/consumer";
@@ -21,13 +24,16 @@ import { webhooksSubscriber } from "./webhooks/subscriber";
  * DESIGN 23, match the job events on a queue of their own). Each shard's relay (a Durable Object,
  * wrangler.toml's RELAY) hands them their events (DESIGN 22).
  */
-export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber, alertsSubscriber]);
+export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber, alertsSubscriber, reachSubscriber]);
+/** DESIGN 24: reach's notifier (wrangler.toml's REACH), one instance that gathers and sends to search engines. */
+export { ReachNotifier } from "./reach/notifier";
 const app = createApp();
 /** wrangler.toml's queue names (the same at the top level and in every environment). */
 const EMAIL_QUEUE_NAME = "job-posting-emails";
 const BOARD_QUEUE_NAME = "job-posting-board";
 const VIEWS_QUEUE_NAME = "job-posting-views";
 const ALERTS_QUEUE_NAME = "job-posting-alerts";
+const REACH_QUEUE_NAME = "job-posting-reach";
 /** DESIGN 23a: the email service's delivery events (bounces, complaints), for job alerts. */
 const EMAIL_EVENTS_QUEUE_NAME = "job-posting-email-events";
 /** DESIGN 16a: every consumed queue has a dead-letter queue, named after it with this suffix. */
@@ -39,6 +45,7 @@ const consumers: Record<string, [Consumer, Consumer]> = {
   [EMAIL_QUEUE_NAME]: [consumeEmailBatch, consumeEmailDeadLetters],
   [BOARD_QUEUE_NAME]: [consumeBoardBatch, consumeBoardDeadLetters],
   [ALERTS_QUEUE_NAME]: [consumeAlertsBatch, consumeAlertsDeadLetters],
+  [REACH_QUEUE_NAME]: [consumeReachBatch, consumeReachDeadLetters],
   // A delivery event's dead letter is applied again: ending alerts is idempotent.
   [EMAIL_EVENTS_QUEUE_NAME]: [consumeDeliveryEvents, consumeDeliveryEvents],
   // A view's dead letter is counted again: its own retries cover a longer outage.

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
+import { reachStub } from "./support/reach-stubs.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -22,7 +23,9 @@ export default defineConfig(async () => {
           bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, TEST_ALERTS_MIGRATIONS: alertsMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=", ALERTS_TOKEN_KEY: "dGVzdC1vbmx5LWFsZXJ0cy10b2tlbi1rZXktMzJieXQ=" },
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
           // attempts included): every outbound request of the Worker gets this answer instead.
-          outboundService: () => new Response("The tests reach no network.", { status: 502 }),
+          // Reach's search engines (DESIGN 24) are stubs served from here, only under `.reach.test`
+          // (test/support/reach-stubs.ts); every other host still gets the "no network" answer.
+          outboundService: async (request: Request) => (await reachStub(request)) ?? new Response("The tests reach no network.", { status: 502 }),
           // The tests drive the webhooks consumer hop by hop (test/support/webhook-queue.ts): what
           // the Worker hands to its webhooks queue (the relays' notices, the cron's attempts) goes
           // to a queue nobody consumes, so nothing is fanned out or attempted behind a test's back.
@@ -48,7 +51,7 @@ export default defineConfig(async () => {
       // The Worker's JSON log lines (one per request, one per cron run; test/request-log.test.ts
       // and test/scheduled.test.ts check them) would bury the test report.
       onConsoleLog: (log: string) =>
-        !log.startsWith('{"level":"info","message":"request"') && !log.startsWith('{"event":"scheduled"'),
+        !log.startsWith('{"level":"info","message":"request"') && !log.startsWith('{"event":"scheduled"') && !log.startsWith('{"level":"info","message":"reach sent"'),
     },
   };
 });

@@ -84,6 +84,8 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /fr/",
   "GET /fr",
   "GET /robots.txt",
+  // DESIGN 24a: IndexNow's key file (a page for the engines, not an API operation).
+  "GET /:file{[A-Za-z0-9-]{8,128}\\.txt}",
   "GET /sitemap.xml",
   "GET /:file{sitemap-[1-9][0-9]{0,9}\\.xml}",
   "GET /jobs/:segment",

@@ -1,0 +1,180 @@
+// DESIGN 24's budget: a write's throughput with reach's notifier on ≥ 0.95 × without. Two fresh
+// runtimes of the same API bundle, side by side and loaded in turn (off, on, off, on …, so that a
+// busy moment of the machine hits both alike): "off" is the API without reach's consumer and
+// settings (the relay still hands reach's queue its notices, as before reach had a consumer);
+// "on" consumes the reach queue (its consumer reads the events, the notifier gathers every page)
+// with both services configured and pointed at stubs this module starts in Node, so the
+// notifier's alarms send for real (token, JWT, one POST per address, IndexNow's batches).
+// The writes: PUTs of active jobs' closeDate (a change a search engine sees: every one is a notice).
+//
+// Alone (a quick look at this row only): `node bench/lib/reach.mjs` — builds the bundle, prints JSON.
+import http from "node:http";
+import { generateKeyPairSync } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { load } from "./load.mjs";
+import { applyMigrations, BOARD_QUEUE, HOSTS } from "./runtime.mjs";
+import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
+
+const REACH_QUEUE = "job-posting-reach";
+const INDEXNOW_KEY = "bench-reach-key-0001";
+const WARMUP_SECONDS = 3;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The search engines, in Node: a token endpoint, the Indexing API and IndexNow, counting what they get. */
+export async function startReachStubs() {
+  const received = { token: 0, google: 0, indexNowRequests: 0, indexNowUrls: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      if (req.url === "/token") {
+        received.token++;
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ access_token: `bench-${received.token}`, expires_in: 3600, token_type: "Bearer" }));
+      } else if (req.url === "/publish") {
+        received.google++;
+        res.writeHead(200, { "Content-Type": "application/json" }).end(body);
+      } else if (req.url === "/indexnow") {
+        received.indexNowRequests++;
+        received.indexNowUrls += JSON.parse(body).urlList.length;
+        res.writeHead(200).end();
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, received, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** A service account's JSON key for the bench (made now, never a real one). */
+function benchServiceAccount() {
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  return JSON.stringify({ type: "service_account", client_email: "bench@reach.iam.gserviceaccount.com", private_key: privateKey });
+}
+
+/** One workerd with the API alone (board consumer on, as deployed); with `stubs`, reach's consumer and settings too. */
+async function startApi(root, apiScript, stubs) {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
+  if (!workerOptions.queueConsumers?.[REACH_QUEUE]) throw new Error(`wrangler.toml [env.load] declares no consumer of ${REACH_QUEUE}`);
+  const reach = stubs && {
+    BASE_URL: "https://jobs.bench",
+    INDEXNOW_KEY,
+    INDEXNOW_ENDPOINT: `${stubs.origin}/indexnow`,
+    GOOGLE_INDEXING_ENDPOINT: `${stubs.origin}/publish`,
+    GOOGLE_TOKEN_ENDPOINT: `${stubs.origin}/token`,
+    GOOGLE_INDEXING_SERVICE_ACCOUNT: benchServiceAccount(),
+    // The day's quota is the notifier's to keep; the bench's minutes never reach the default.
+    GOOGLE_INDEXING_DAILY_QUOTA: "200",
+  };
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: "127.0.0.1",
+      port: 0,
+      handleStructuredLogs: () => {},
+      workers: [
+        {
+          name: "api",
+          modules: true,
+          scriptPath: apiScript,
+          routes: [`${HOSTS.api}/*`],
+          compatibilityDate: workerOptions.compatibilityDate,
+          compatibilityFlags: workerOptions.compatibilityFlags,
+          bindings: { ...workerOptions.bindings, ...reach },
+          kvNamespaces: workerOptions.kvNamespaces,
+          d1Databases: workerOptions.d1Databases,
+          ratelimits: workerOptions.ratelimits,
+          r2Buckets: workerOptions.r2Buckets,
+          queueProducers: workerOptions.queueProducers,
+          durableObjects: Object.fromEntries(Object.entries(workerOptions.durableObjects ?? {}).map(([binding, target]) => [binding, { ...target, scriptName: "api" }])),
+          queueConsumers: {
+            [BOARD_QUEUE]: { ...workerOptions.queueConsumers[BOARD_QUEUE], maxBatchTimeout: 1 },
+            ...(stubs && { [REACH_QUEUE]: { ...workerOptions.queueConsumers[REACH_QUEUE], maxBatchTimeout: 1 } }),
+          },
+        },
+      ],
+    }),
+  );
+  const url = await mf.ready;
+  const db = await mf.getD1Database("DB", "api");
+  await applyMigrations(db, `${root}drizzle`);
+  await applyMigrations(await mf.getD1Database("BOARD_DB", "api"), `${root}drizzle/board`);
+  const employer = await createEmployer(db, await mf.getKVNamespace("API_KEYS", "api"), "Bench Reach Ltd.", "unlimited");
+  const jobs = await seedJobs(db, employer.employerId, 2_000, { status: "active", description: descriptionOf(500) });
+  return { mf, origin: url.origin, employer, jobs };
+}
+
+/** PUTs of closeDate over the runtime's active jobs, in turn, at fixed concurrency. */
+function putCloseDates(runtime, { connections, seconds }) {
+  let n = 0;
+  const day = Date.UTC(2027, 0, 1);
+  return load(runtime.origin, {
+    host: HOSTS.api,
+    method: "PUT",
+    headers: { "API-Key": runtime.employer.apiKey, "Content-Type": "application/json" },
+    connections,
+    seconds,
+    next: () => {
+      const id = runtime.jobs.first + (n % (runtime.jobs.last - runtime.jobs.first + 1));
+      const closeDate = new Date(day + (n++ % 300) * 86_400_000).toISOString().slice(0, 10);
+      return { path: `/api/v1.1/jobs/${id}`, body: JSON.stringify({ closeDate }) };
+    },
+  });
+}
+
+export async function measureReach(root, apiScript, { connections, seconds, rounds, problems, step }) {
+  const stubs = await startReachStubs();
+  const [off, on] = await Promise.all([startApi(root, apiScript, null), startApi(root, apiScript, stubs)]);
+  try {
+    const slices = { off: [], on: [] };
+    // Both warmed alike (the first seconds of a fresh runtime are its slowest).
+    for (const runtime of [off, on]) await putCloseDates(runtime, { connections, seconds: WARMUP_SECONDS });
+    for (let round = 0; round < rounds; round++) {
+      // Each round swaps which goes first, so neither gains from the other's after-effects.
+      const order = round % 2 ? [["on", on], ["off", off]] : [["off", off], ["on", on]];
+      for (const [label, runtime] of order) {
+        const run = await putCloseDates(runtime, { connections, seconds });
+        const unexpected = Object.keys(run.statuses).filter((status) => status !== "200");
+        if (unexpected.length || run.errors) problems.push(`reach ${label}: ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
+        slices[label].push(run.requestsPerSecond);
+      }
+    }
+    // A gathering minute and the notifier's alarm: what the stubs received for the writes.
+    await new Promise((resolve) => setTimeout(resolve, 65_000));
+    const outcome = {
+      rounds,
+      seconds,
+      connections,
+      offRps: median(slices.off),
+      onRps: median(slices.on),
+      ratio: median(slices.on) / median(slices.off),
+      slices,
+      received: { ...stubs.received },
+    };
+    if (stubs.received.google === 0 || stubs.received.indexNowUrls === 0) problems.push(`reach: the stubs received nothing a minute after the writes: ${JSON.stringify(stubs.received)}`);
+    step(`reach: writes ${outcome.onRps.toFixed(0)}/s with the notifier on, ${outcome.offRps.toFixed(0)}/s without (${outcome.ratio.toFixed(3)} ×); the stubs received ${JSON.stringify(outcome.received)}`);
+    return outcome;
+  } finally {
+    await Promise.all([off.mf.dispose(), on.mf.dispose()]);
+    await stubs.close();
+  }
+}
+
+// `node bench/lib/reach.mjs`: this row alone, on a fresh bundle.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const { bundleWorker } = await import("./build.mjs");
+  const apiScript = await bundleWorker(root, `${root}bench/.build-reach/api`);
+  const problems = [];
+  const setting = (name, fallback) => Number(process.env[name] ?? fallback);
+  const outcome = await measureReach(root, apiScript, {
+    connections: setting("BENCH_CONNECTIONS", 10),
+    seconds: setting("BENCH_SLICE_SECONDS", 2),
+    rounds: setting("BENCH_REACH_ROUNDS", 3),
+    problems,
+    step: (message) => console.log(`[reach] ${message}`),
+  });
+  console.log(JSON.stringify({ ...outcome, problems }, null, 2));
+  process.exit(problems.length ? 1 : 0);
+}
