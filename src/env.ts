@@ -1,6 +1,8 @@
 import type { Database } from "./db/client";
 
 export interface Env {
+  /** The static assets (wrangler.toml [assets]): the /docs page's bundle and the prebuilt OpenAPI document. */
+  ASSETS: Fetcher;
   /**
    * The employer side's database: jobs, employers, events, webhooks, applications. Shard 0 of the
    * Worker's own bindings; in the bindings of one shard (src/shards/bindings.ts atShard), that shard's.
