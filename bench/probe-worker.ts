@@ -1,6 +1,6 @@
 // Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
-// cron runner, the Worker's scheduled handler and the description cleaner, so the harness can
-// measure them inside workerd.
+// cron runner, the Worker's scheduled handler, the description cleaner and job alerts' consumer
+// and cron (bench/probe-alerts.ts), so the harness can measure them inside workerd.
 import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
@@ -8,6 +8,7 @@ import { runScheduledJobs } from "../src/jobs/scheduled-rules";
 import { moveEmployer } from "../src/shards/move";
 import { moveThroughBindings } from "../src/shards/move-bindings";
 import { countingD1 } from "../test/support/count-d1";
+import { alertsProbe } from "./probe-alerts";
 
 // wrangler builds only an entry that exports the Durable Objects its configuration names; the
 // bench binds every Worker's RELAY to the API's relays (bench/lib/runtime.mjs).
@@ -107,6 +108,9 @@ export default {
     if (url.pathname === "/__probe/cron") return cron(url, env);
     if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
+    // DESIGN 23: job alerts' matching and a day's digests (bench/probe-alerts.ts).
+    const alerts = alertsProbe(request, url, env);
+    if (alerts) return alerts;
     // DESIGN 22: an employer moved to another shard, as `npm run shards -- move` does (over the
     // bindings here, not wrangler); answers with the move's outcome once it is complete.
     if (url.pathname === "/__probe/move") {

@@ -8,6 +8,7 @@ import { claimShardStatements } from "../src/shards/identity.ts";
 import os from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureAlerts } from "./lib/alerts.mjs";
 import { measureBatchSync, measureReconcile } from "./lib/batch.mjs";
 import { measureColdStart } from "./lib/cold-start.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
@@ -78,6 +79,12 @@ const HANDOVER_LOAD_JOBS = setting("BENCH_HANDOVER_LOAD_JOBS", 20_000, 5_000);
 const MOVE_JOBS = setting("BENCH_MOVE_JOBS", 10_000, 2_000);
 // DESIGN 24: slices per variant of reach's A/B (on ÷ off ≥ 0.95: a 5 % difference to tell apart).
 const REACH_ROUNDS = setting("BENCH_REACH_ROUNDS", 5, 2);
+// DESIGN 23: job alerts, matching one job at two sizes (the same true matches) and a day's digests
+// for every alert of the larger; the day's new jobs, matched one by one before the digests.
+const ALERTS_SMALL = setting("BENCH_ALERTS_SMALL", 1_000, 100);
+const ALERTS_LARGE = setting("BENCH_ALERTS_LARGE", 100_000, 5_000);
+const ALERTS_SAMPLES = setting("BENCH_ALERTS_SAMPLES", 100, 20);
+const ALERTS_DAY_JOBS = setting("BENCH_ALERTS_DAY_JOBS", 40, 10);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -112,8 +119,10 @@ try {
   await applyMigrations(shard1, `${root}drizzle`);
   await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
   const boardMigrations = await applyMigrations(boardDb, `${root}drizzle/board`);
-  // DESIGN 23: the alerts' own database (its queue has no consumer here: alerts are not measured yet).
-  const alertsMigrations = await applyMigrations(await runtime.mf.getD1Database("ALERTS_DB", "api"), `${root}drizzle/alerts`);
+  // DESIGN 23: the alerts' own database. Its queue has no consumer here: the probe hands job
+  // events and the cron's messages to the alerts' consumer itself (bench/lib/alerts.mjs).
+  const alertsDb = await runtime.mf.getD1Database("ALERTS_DB", "api");
+  const alertsMigrations = await applyMigrations(alertsDb, `${root}drizzle/alerts`);
   step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}; to BOARD_DB: ${boardMigrations.join(", ")}; to ALERTS_DB: ${alertsMigrations.join(", ")}`);
 
   // --- seed -------------------------------------------------------------------------------
@@ -443,6 +452,20 @@ try {
   const viewCounting = await measureViewCounting(origin, { jobId: stale.first, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: POSTING_RULES_ROUNDS, problems, step });
   const screening = await measureScreening(origin, { createEmployer: (name) => createEmployer(db, kv, name), samples: SCREENING_SAMPLES, problems, step });
 
+  // --- job alerts: matching at two sizes, a day's digests (DESIGN 23) -------------------
+  const alerts = await measureAlerts(origin, {
+    db,
+    kv,
+    boardDb,
+    alertsDb,
+    small: ALERTS_SMALL,
+    large: ALERTS_LARGE,
+    dayJobs: ALERTS_DAY_JOBS,
+    samples: ALERTS_SAMPLES,
+    problems,
+    step,
+  });
+
   // --- report --------------------------------------------------------------------------
   const results = {
     date: new Date().toISOString(),
@@ -459,6 +482,7 @@ try {
       warmupSeconds: WARMUP_SECONDS,
       quick: QUICK,
       jobs: { small: SMALL, large: LARGE, writes: WRITE_POOL, deletes: DELETE_POOL, cron: CRON_JOBS },
+      alerts: { small: ALERTS_SMALL, large: ALERTS_LARGE, samples: ALERTS_SAMPLES, dayJobs: ALERTS_DAY_JOBS },
     },
     floors,
     runs,
@@ -479,6 +503,7 @@ try {
     postingRules,
     apply,
     screening,
+    alerts,
     pages,
     qVsPage1,
     bundle,

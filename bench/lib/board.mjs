@@ -45,9 +45,10 @@ const statusField = (pid, field) => {
 
 /**
  * Samples, every 100 ms while `work` runs, workerd's resident memory (its V8 heaps are inside
- * it; workerd does not report them apart) and this Node process's V8 heap; the largest of each.
+ * it; workerd does not report them apart) and this Node process's V8 heap; the largest of each
+ * (and workerd's resident memory when the work started).
  */
-async function peakMemoryDuring(work) {
+export async function peakMemoryDuring(work) {
   const pids = workerdPids();
   const peak = { workerdRssBytes: null, nodeHeapUsedBytes: process.memoryUsage().heapUsed };
   const sample = () => {
@@ -56,6 +57,8 @@ async function peakMemoryDuring(work) {
     peak.nodeHeapUsedBytes = Math.max(peak.nodeHeapUsedBytes, process.memoryUsage().heapUsed);
   };
   sample();
+  // What workerd held before the work: the peak is measured against it.
+  peak.workerdRssAtStartBytes = peak.workerdRssBytes;
   const timer = setInterval(sample, 100);
   try {
     return { result: await work(), peak };

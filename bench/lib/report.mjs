@@ -6,6 +6,48 @@ const KiB = 1024;
 // 1 MiB inputs come out a few bytes short of it (whole units, JSON escapes): still "1 MiB".
 const sizeLabel = (bytes) => (bytes >= 1000 * KiB ? `${fixed(bytes / KiB / KiB, 0)} MiB` : `${fixed(bytes / KiB, 0)} KiB`);
 
+const mibOf = (bytes) => (bytes == null ? "not observed" : `${fixed(bytes / 2 ** 20, 0)} MiB`);
+const count = (n) => Number(n).toLocaleString("en-CA").replaceAll(",", " ");
+const tripsBy = (t) => `DB ${t.DB}, BOARD_DB ${t.BOARD_DB}, ALERTS_DB ${t.ALERTS_DB}`;
+
+/** DESIGN 23's budgets for job alerts (bench/lib/alerts.mjs). */
+function alertTargets(a) {
+  const { small, large } = a.match;
+  const worstTrips = Math.max(small.trips.warm.total, large.trips.warm.total);
+  const d = a.digests;
+  return [
+    {
+      id: "alertsMatch",
+      target: `Matching one new job against job alerts (its event through the alerts' consumer, DESIGN 23): p50 at ${count(large.alerts)} alerts ≤ 2 × p50 at ${count(small.alerts)} (the same true matches)`,
+      measured: `${fixed(large.p50)} ms / ${fixed(small.p50)} ms = ${fixed(a.match.ratio)} ×`,
+      pass: a.match.ratio <= 2 && large.matched === small.matched,
+      value: a.match.ratio,
+      details: [
+        `${small.matched} and ${large.matched} true matches; the reverse search read ${small.candidates} and ${large.candidates} candidate alerts (under ${large.terms} terms of the job); ${a.match.paused} of the added alerts that matched the job were paused`,
+        `inside workerd p50 ${small.insideP50} ms and ${large.insideP50} ms; p99 ${fixed(small.p99)} ms and ${fixed(large.p99)} ms over ${large.samples} samples each`,
+      ],
+    },
+    {
+      id: "alertsMatchTrips",
+      target: "Matching one new job against job alerts: ≤ 3 D1 round trips (DESIGN 23)",
+      measured: `${worstTrips} warm at both sizes (${tripsBy(large.trips.warm)}); ${small.trips.first.total} on the probe's first (${tripsBy(small.trips.first)})`,
+      pass: worstTrips <= 3,
+      value: worstTrips,
+    },
+    {
+      id: "alertsDigests",
+      target: `A day's digests for ${count(d.alerts)} daily alerts (DESIGN 23: built, handed to the email queue, sent): reported, alerts per second; memory bounded`,
+      measured: `${count(d.due)} alerts in ${fixed(d.wallMs / 1000, 1)} s = ${fixed(d.alertsPerSecond, 0)} alerts/s (${count(d.emails)} emails, ${fixed(d.emailsPerSecond, 0)}/s); peak workerd RSS ${mibOf(d.peak.workerdRssBytes)} (${mibOf(d.peak.workerdRssAtStartBytes)} at the start)`,
+      pass: d.due === d.alerts && d.left === 0 && d.emails === d.expectedEmails && d.sent === d.expectedEmails && d.notSent === 0,
+      value: d.alertsPerSecond,
+      details: [
+        `${d.runs} hourly cron runs; the busiest handled ${count(d.maxDuePerRun)} alerts in ${fixed(d.busiestRunMs / 1000, 1)} s; ${fixed(d.trips / Math.max(1, d.due), 1)} D1 round trips per alert`,
+        `${count(d.expectedEmails)} alerts had new matches, ${count(d.sent)} ledger rows sent, ${d.notSent} not; ${d.left} alerts still due after the day`,
+      ],
+    },
+  ];
+}
+
 /**
  * Every target with its measured value; the numbers come from one run, floors included. `op`
  * names the operation a target measures, `details` what else the run measured about it.
@@ -379,6 +421,7 @@ export function evaluate(r) {
       pass: r.apply.max <= 1000,
       value: r.apply.p50,
     },
+    ...(r.alerts ? alertTargets(r.alerts) : []),
     tripBudget("tripsGet", "getOne", "GET one", 1),
     tripBudget("tripsList", "listPage1Large", "List", 1),
     tripBudget("tripsPost", "post", "POST", 1),
@@ -582,6 +625,50 @@ export function renderReport(r) {
       if (b.converged) out(`Afterwards the board held exactly the visible jobs again (queue alone): ${b.converged.same ? `yes, ${b.converged.waitedMs} ms after the load` : "**no**"}.`);
       out();
     }
+  }
+  if (r.alerts) {
+    const a = r.alerts;
+    const d = a.digests;
+    out("## Job alerts (DESIGN 23)");
+    out();
+    out("Alerts are seeded into ALERTS_DB set-based (bench/lib/alerts.mjs), confirmed and active, of mixed kinds as people");
+    out("save searches: words alone (one or two, from the seeded titles' words, prefixes and words no title has), words in");
+    out("a province, words around a place (25, 50 or 100 km, or the default), a place alone or with a category, a province");
+    out("with a category, a province, a category, a position type in a province, words with a minimum salary; places and");
+    out("provinces drawn by population; 20 % instant, 60 % daily, 20 % weekly, most at 8 h. The probe files them in the");
+    out("reverse-search index and schedules them with the Worker's own functions (`termsOfAlert`, `nextScheduledAt`,");
+    out("`timeZoneOf`). The jobs are posted through the API, so each has its `job.created` event in the outbox and is on the");
+    out("board. Matching is that event handed to the alerts queue's consumer (`consumeAlertsBatch`) inside workerd through");
+    out("the probe, timed one request at a time from here, its matches taken back between samples (unmeasured) so that each");
+    out(`sample is a new job for the alerts; first at ${count(a.sizes.small)} alerts, then at ${count(a.sizes.large)}, where the added alerts that match the job are`);
+    out("paused (they stay in the index) so that both sizes have the same true matches. Round trips are counted on every D1");
+    out("binding the consumer reaches. The alerts queue and the EMAIL binding are stubs in the probe that count: nothing is");
+    out("sent, and what the cron and the consumer send to the queue is delivered to the consumer by the probe, 10 messages");
+    out("a batch, until none is left.");
+    out();
+    out(`Timed job: ${a.job.title}, ${a.job.place} (job ${a.job.jobId}).`);
+    out();
+    out("| Alerts | p50 ms | p99 ms | p50 inside workerd ms | index terms of the job | candidates read | true matches | round trips (warm) |");
+    out("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (const m of [a.match.small, a.match.large]) {
+      out(`| ${count(m.alerts)} | ${fixed(m.p50)} | ${fixed(m.p99)} | ${m.insideP50} | ${m.terms ?? ""} | ${m.candidates ?? ""} | ${m.matched} | ${m.trips.warm.total} (${tripsBy(m.trips.warm)}) |`);
+    }
+    out();
+    const dm = a.dayMatching;
+    out(`The day's ${dm.jobs} jobs (the seed's titles in the ${Math.min(20, dm.jobs)} largest places), matched one event at a time at ${count(a.sizes.large)} alerts:`);
+    out(`p50 ${fixed(dm.p50, 1)} ms, slowest ${fixed(dm.max, 1)} ms, at most ${dm.maxTrips} round trips; ${count(dm.matches)} matches for ${count(dm.alertsMatched)} alerts.`);
+    out();
+    out(`A day's digests: every alert made daily and scheduled from the start of the day, then ${d.runs} cron runs an hour apart`);
+    out("(`runAlertsUpkeep` at that `scheduledTime`: at most 10 000 due alerts a run, 10 per message), each run's messages");
+    out("delivered to the consumer until every email was built, recorded in the ledger and given to the EMAIL stub:");
+    out(`${count(d.due)} alerts handled in ${fixed(d.wallMs / 1000, 1)} s (${fixed(d.insideMs / 1000, 1)} s inside workerd) = ${fixed(d.alertsPerSecond, 0)} alerts/s; ${count(d.emails)} emails`);
+    out(`(${fixed(d.emailBytes / Math.max(1, d.emails) / 1024, 1)} KiB of text and HTML each), ${count(d.trips)} D1 round trips. workerd's resident memory, sampled every 100 ms from`);
+    out(`here: ${mibOf(d.peak.workerdRssAtStartBytes)} at the start, peak ${mibOf(d.peak.workerdRssBytes)}, high-water ${mibOf(d.peak.workerdRssHighWaterBytes)} (since workerd started).`);
+    out();
+    out("| Hour | alerts due | emails | messages | round trips | s |");
+    out("|---:|---:|---:|---:|---:|---:|");
+    for (const run of d.perRun.filter((x) => x.due > 0)) out(`| ${run.hour} | ${count(run.due)} | ${count(run.emails)} | ${count(run.messages)} | ${count(run.trips)} | ${fixed(run.ms / 1000, 1)} |`);
+    out();
   }
   out("## Cron, cleaning, bundle, storage");
   out();
