@@ -11,8 +11,8 @@ import { countingD1 } from "../test/support/count-d1";
 import { alertsProbe } from "./probe-alerts";
 
 // wrangler builds only an entry that exports the Durable Objects its configuration names; the
-// bench binds every Worker's RELAY to the API's relays (bench/lib/runtime.mjs).
-export { ShardRelay } from "../src/index";
+// bench binds every Worker's RELAY and REACH to the API's (bench/lib/runtime.mjs).
+export { ReachNotifier, ShardRelay } from "../src/index";
 
 const TRIPS_HEADER = "X-Bench-D1-Trips";
 
