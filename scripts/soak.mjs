@@ -12,22 +12,16 @@
 // expect, any lost or ghost write, any wrong value, any duplicate referenceId, and when, after one
 // run of the hourly cron at the end, the board's database (BOARD_DB, DESIGN 17) does not hold
 // exactly the active, not-past-closeDate jobs (same ids, revisions and titles).
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hashApiKey } from "../src/auth/api-keys.ts";
 import { freePort } from "./lib/free-port.mjs";
-import { claimShardSql, SHARD_ID_SPAN, shardBinding } from "../src/shards/identity.ts";
-import { shardNumbers } from "./lib/shards.mjs";
-import { endWithThisProcess, startWrangler, wrangler } from "./lib/wrangler.mjs";
+import { checkBoard, migrateState, queryShards, runCron as runCronOnce, seedEmployers, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? (SHORT ? 60 : 600));
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? (SHORT ? 8 : 24));
 const EMPLOYERS = Math.max(1, Math.min(CLIENTS, SHORT ? 3 : 6));
-/** The employer side's shards (DESIGN 22), as [env.load] binds them like [env.dev]. */
-const SHARDS = shardNumbers(false);
 const SEED = Number(process.env.SOAK_SEED ?? 20261121);
 const MAX_ANOMALIES_SHOWN = 20;
 
@@ -50,77 +44,10 @@ function random(seed) {
   return { next, int, pick: (list) => list[int(list.length)] };
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
 
 // ---------------------------------------------------------------- the local API
-
-function local(dir, ...args) {
-  return wrangler([...args, "--local", "--persist-to", dir, "--env", "load"]);
-}
-
-function query(dir, sql, database = "DB") {
-  const out = local(dir, "d1", "execute", database, "--json", "--command", sql);
-  return JSON.parse(out.slice(out.indexOf("["))).at(-1)?.results ?? [];
-}
-
-/** The rows of `sql` in every shard (DESIGN 22), one list. */
-const queryShards = (dir, sql) => SHARDS.flatMap((shard) => query(dir, sql, shardBinding(shard)));
-
-/**
- * Employers straight into D1 and their hashed keys into KV, as `npm run keys` stores them,
- * spread over the shards (each numbered in its shard's id range), so every shard takes writes.
- */
-async function seedEmployers(dir) {
-  const employers = Array.from({ length: EMPLOYERS }, (_, i) => {
-    const shard = SHARDS[i % SHARDS.length];
-    return { employerId: shard * SHARD_ID_SPAN + i + 1, shard, name: `Soak Employer ${i + 1}`, apiKey: `soak_${randomBytes(24).toString("base64url")}` };
-  });
-  for (const shard of SHARDS) {
-    const mine = employers.filter((e) => e.shard === shard);
-    if (mine.length === 0) continue;
-    query(dir, `INSERT INTO employers (id, name, plan, created_at) VALUES ${mine.map((e) => `(${e.employerId}, '${e.name}', 'standard', unixepoch())`).join(", ")}`, shardBinding(shard));
-  }
-  const bulk = join(dir, "keys.json");
-  const entries = await Promise.all(
-    employers.map(async (e) => ({ key: await hashApiKey(e.apiKey), value: JSON.stringify(e.shard ? { employerId: e.employerId, shard: e.shard } : { employerId: e.employerId }) })),
-  );
-  writeFileSync(bulk, JSON.stringify(entries));
-  local(dir, "kv", "bulk", "put", bulk, "--binding", "API_KEYS");
-  return employers;
-}
-
-async function startApi(dir, port) {
-  const log = join(dir, "wrangler.log");
-  const out = openSync(log, "a");
-  const child = startWrangler(
-    ["dev", "--env", "load", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", dir, "--show-interactive-dev-session=false"],
-    { stdio: ["ignore", out, out], detached: true },
-  );
-  const end = endWithThisProcess(child);
-  const base = `http://127.0.0.1:${port}/api/v1.1`;
-  for (let waited = 0; waited < 90_000; waited += 250) {
-    if (exited(child)) break;
-    try {
-      if ((await fetch(`${base}/positiontypes`)).ok) return { base, origin: `http://127.0.0.1:${port}`, log, stop: () => stopApi(child, end) };
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  stopApi(child, end);
-  throw new Error(`wrangler dev did not start:\n${readFileSync(log, "utf8")}`);
-}
-
-const exited = (child) => child.exitCode !== null || child.signalCode !== null;
-
-async function stopApi(child, end) {
-  if (exited(child)) return end();
-  const gone = new Promise((resolve) => child.once("exit", resolve));
-  end(); // SIGTERM to wrangler and the workerd it started, nothing else
-  await Promise.race([gone, sleep(10_000)]);
-  if (!exited(child)) process.kill(-child.pid, "SIGKILL");
-}
+// scripts/lib/local-load.mjs: the state, the employers, wrangler dev, the cron, the board check.
 
 // ---------------------------------------------------------------- figures
 
@@ -460,58 +387,13 @@ function checkDatabase(dir, clients) {
 }
 
 /**
- * One run of the hourly Cron Trigger ("0 * * * *"), as Cloudflare would start it, through
- * wrangler dev's /cdn-cgi/local/scheduled (it answers once the handler is done: 200, or 500 when
- * any stage failed). Its board stage repairs whatever the queue has not brought to the board.
+ * One run of the hourly Cron Trigger ("0 * * * *"), as Cloudflare would start it (its board
+ * stage repairs whatever the queue has not brought to the board); a failed run is an anomaly.
  */
 async function runCron(api) {
-  const res = await fetch(`${api.origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("0 * * * *")}&format=json`);
-  const text = await res.text();
-  if (res.status !== 200) anomaly(`cron "0 * * * *": ${res.status} ${text.slice(0, 500)} (see the wrangler log)`);
-  // The handler's own log line (src/scheduled/handler.ts), for what the board stage repaired.
-  const line = readFileSync(api.log, "utf8").split("\n").findLast((l) => l.includes('"event":"scheduled"'));
-  let boardStage;
-  try {
-    // One board stage per shard (DESIGN 22).
-    boardStage = line ? JSON.parse(line.slice(line.indexOf("{"))).shards?.map((run) => run.stages?.board) : undefined;
-  } catch {
-    boardStage = undefined;
-  }
-  return { status: res.status, body: text.slice(0, 300), boardStage };
-}
-
-/**
- * After the cron: BOARD_DB holds exactly the jobs that should be on the board (active, closeDate
- * not past), with the jobs' revisions and titles, and nothing else.
- */
-function checkBoard(dir, report = true) {
-  const note = report ? anomaly : () => {};
-  const now = Math.floor(Date.now() / 1000);
-  const visible = queryShards(dir, `SELECT id, revision, title FROM jobs WHERE status = 'active' AND close_date > ${now}`);
-  const board = query(dir, "SELECT job_id, revision, title, close_date FROM board_jobs", "BOARD_DB");
-  const expected = new Map(visible.map((job) => [job.id, job]));
-  const shown = new Map(board.map((row) => [row.job_id, row]));
-  const problems = { missing: 0, extra: 0, wrongRevision: 0, wrongTitle: 0 };
-  for (const [id, job] of expected) {
-    const row = shown.get(id);
-    if (!row) {
-      problems.missing++;
-      note(`board: job ${id} (active, revision ${job.revision}) is not on the board`);
-    } else if (row.revision !== job.revision) {
-      problems.wrongRevision++;
-      note(`board: job ${id} has revision ${row.revision} on the board, ${job.revision} in jobs`);
-    } else if (row.title !== job.title) {
-      problems.wrongTitle++;
-      note(`board: job ${id} is titled ${JSON.stringify(row.title)} on the board, ${JSON.stringify(job.title)} in jobs`);
-    }
-  }
-  for (const [id, row] of shown) {
-    if (!expected.has(id)) {
-      problems.extra++;
-      note(`board: job ${id} (revision ${row.revision}) is on the board but is not an active, open job`);
-    }
-  }
-  return { visibleJobs: expected.size, boardRows: shown.size, ...problems };
+  const { status, body, boardStage } = await runCronOnce(api);
+  if (status !== 200) anomaly(`cron "0 * * * *": ${status} ${body} (see the wrangler log)`);
+  return { status, body, boardStage };
 }
 
 // ---------------------------------------------------------------- main
@@ -520,14 +402,8 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "job-api-soak-"));
   const started = Date.now();
   console.log(`Soak (${SHORT ? "short" : "full"} mode): ${SECONDS} s, ${CLIENTS} clients, ${EMPLOYERS} employers, seed ${SEED}; state in ${dir}`);
-  for (const shard of SHARDS) {
-    local(dir, "d1", "migrations", "apply", shardBinding(shard));
-    local(dir, "d1", "execute", shardBinding(shard), "--command", claimShardSql(shard));
-  }
-  local(dir, "d1", "migrations", "apply", "BOARD_DB");
-  // Job alerts' own database (DESIGN 23): the relays hand it job events too.
-  local(dir, "d1", "migrations", "apply", "ALERTS_DB");
-  const employers = await seedEmployers(dir);
+  migrateState(dir);
+  const employers = await seedEmployers(dir, EMPLOYERS);
   const api = await startApi(dir, await freePort());
   let ok = false;
   try {
@@ -543,12 +419,12 @@ async function main() {
     // What the cron found wrong it hands to the board queue (DESIGN 17): give the consumer, still
     // running, up to 30 s to apply it, then check for good.
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 1_000))) {
-      const { missing, extra, wrongRevision, wrongTitle } = checkBoard(dir, false);
+      const { missing, extra, wrongRevision, wrongTitle } = checkBoard(dir);
       if (missing + extra + wrongRevision + wrongTitle === 0) break;
     }
     await api.stop();
     const database = checkDatabase(dir, clients);
-    const board = checkBoard(dir);
+    const board = checkBoard(dir, anomaly);
 
     const lat = workload.latencies;
     const figures = {
