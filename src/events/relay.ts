@@ -52,11 +52,11 @@ const CHECK_EVERY_MS = 60_000;
 const CHECKED_PER_STEP = 500;
 const CHECK_MS = 2_000;
 /**
- * Events still not taken, per subscriber, that the relay keeps handing over. Past this many, it
- * checks no further for that subscriber until some are taken (or retired): its consumer is down,
- * and handing it more would not help.
+ * Events still not taken, per subscriber, that the relay keeps handing over (one storage value,
+ * about 70 KB at most). Past this many, it checks no further for that subscriber until some are
+ * taken (or retired): its consumer is down, and handing it more would not help.
  */
-const OUTSTANDING_MAX = 5_000;
+const OUTSTANDING_MAX = 1_000;
 /** A cursor position is marked with its hand-over time at most this often (the marks say what is 5 minutes old). */
 const MARK_EVERY_MS = 10_000;
 /** Storage keys of the events not taken, per subscriber: `{ id, seq, at }` (at: last handed over). */
@@ -143,8 +143,8 @@ export function createRelayClass(subscribers: EventSubscriber[]) {
         full = waiting.length === EVENTS_PER_STEP;
       } while (full && Date.now() - started < RUN_MS);
       if (Date.now() - (state.checkedAt ?? 0) >= CHECK_EVERY_MS) {
-        await this.checkTaken(env, state);
-        state.checkedAt = Date.now();
+        // Behind (time ran out first): the next alarm checks on, not a minute later.
+        if (await this.checkTaken(env, state)) state.checkedAt = Date.now();
         await this.ctx.storage.put<RelayState>("state", state);
       }
       if (Date.now() - state.retiredAt >= RETENTION_EVERY_MS && (await this.retire(db, state.cursor))) {
@@ -170,14 +170,16 @@ export function createRelayClass(subscribers: EventSubscriber[]) {
     /**
      * DESIGN 16a: for each subscriber, the events handed over at least TAKE_WITHIN_MS ago that it
      * accepts and has not taken (with those still outstanding from earlier checks) are handed over
-     * again, at most once per TAKE_WITHIN_MS each; taken or retired ones are forgotten.
+     * again, at most once per TAKE_WITHIN_MS each; taken or retired ones are forgotten. True when
+     * every subscriber was checked up to the horizon (or is held by its outstanding events).
      */
-    private async checkTaken(env: Env, state: RelayState): Promise<void> {
+    private async checkTaken(env: Env, state: RelayState): Promise<boolean> {
       const now = Date.now();
       const upTo = handedOverBefore(state, now - TAKE_WITHIN_MS);
       const db = createDatabase(env.DB);
       const started = Date.now();
       state.checked ??= {};
+      let caughtUp = true;
       for (const subscriber of subscribers) {
         const key = `${OUTSTANDING}${subscriber.name}`;
         let outstanding = (await this.ctx.storage.get<Outstanding[]>(key)) ?? [];
@@ -192,15 +194,20 @@ export function createRelayClass(subscribers: EventSubscriber[]) {
           outstanding.push(...notTaken.map((event) => (now - event.at >= TAKE_WITHIN_MS ? { ...event, at: now } : event)));
           if (checked >= upTo || outstanding.length >= OUTSTANDING_MAX || Date.now() - started >= CHECK_MS) break;
           const events = await eventsBetween(db, checked, upTo, CHECKED_PER_STEP);
-          if (events.length === 0) break;
+          if (events.length === 0) {
+            checked = upTo; // what was between is retired
+            break;
+          }
           checked = events[events.length - 1].seq;
           // Handed over at least TAKE_WITHIN_MS ago (`upTo` says so): due now if not taken.
           step = events.filter((event) => subscriber.accepts(event.type)).map((event) => ({ id: event.id, seq: event.seq, at: 0 }));
         }
         state.checked[subscriber.name] = checked;
+        if (checked < upTo && outstanding.length < OUTSTANDING_MAX) caughtUp = false;
         if (outstanding.length) await this.ctx.storage.put(key, outstanding);
         else await this.ctx.storage.delete(key);
       }
+      return caughtUp;
     }
 
     /** Of `events`, those `subscriber` has not taken and the outbox still keeps, in recording order. */
