@@ -53,8 +53,10 @@ describe("matching (DESIGN 23)", () => {
     expect(row).toEqual({ gone: 1, send_id: null });
   });
 
-  it("alerts are filed under what they require: a word of q (the longest), else the cells of near's circle, else province, category and position type together; a job reads only those terms", async () => {
-    expect(termsOfAlert({ search: { q: "Sr comptabilité", province: "QC" }, centre: null })).toEqual(["w:comptabilite"]);
+  it("alerts are filed under what they require: a word of q (the longest), with near's cells or the province when it has them, else the cells of near's circle, else province, category and position type together; a job reads only those terms", async () => {
+    expect(termsOfAlert({ search: { q: "Sr comptabilité" }, centre: null })).toEqual(["w:comptabilite"]);
+    expect(termsOfAlert({ search: { q: "Sr comptabilité", province: "QC" }, centre: null })).toEqual(["w:comptabilite|p:QC"]);
+    expect(termsOfAlert({ search: { q: "comptable", near: 1, radiusKm: 10 }, centre: { latitude: 45.5, longitude: -73.6 } })).toContain("w:comptable|g:45:-74");
     expect(termsOfAlert({ search: { province: "QC", category: 3 }, centre: null })).toEqual(["p:QC|k:3"]);
     expect(termsOfAlert({ search: { province: "QC", positionType: 2 }, centre: null })).toEqual(["p:QC|t:2"]);
     expect(termsOfAlert({ search: { category: 3 }, centre: null })).toEqual(["k:3"]);
@@ -67,7 +69,7 @@ describe("matching (DESIGN 23)", () => {
     const { jobOfEvent } = await import("../src/jobs/event-data");
     const entry = await boardEntryOf(env, jobOfEvent("job.created", row.data!), Math.floor(Date.now() / 1000));
     const terms = termsOfJob(jobFactsOf(entry!));
-    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "*"]) expect(terms).toContain(term);
+    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "w:comptab|p:QC", "w:comptab|g:45:-74", "*"]) expect(terms).toContain(term);
   });
 
   it("property: matched ⇔ the board's forward search lists the job, over 100 random alerts × 100 random jobs (10 000 pairs), 0 differences", async () => {

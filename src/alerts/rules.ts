@@ -83,10 +83,11 @@ export function matches(alert: MatchableAlert, job: JobFacts, nowSeconds: number
 
 // The reverse-search index (DESIGN 23): each alert is filed under what it requires, so a job reads
 // only the alerts filed under terms it has. Words: the longest word of `q` (every word is
-// required, so any one will do; the longest is the rarest). Else `near`: the 1° cells its circle
-// touches. Else its province, category or position type, together when it requires several (a
-// province with a category is filed under the pair: under the province alone, every job of
-// Ontario would read it). Else (salary alone) the catch-all term.
+// required, so any one will do; the longest is the rarest), paired with each 1° cell its `near`
+// circle touches or else with its province when it has one. Else `near`'s cells. Else its
+// province, category and position type, together when it requires several (a province with a
+// category is filed under the pair: under the province alone, every job of Ontario would read
+// it). Else (salary alone) the catch-all term. A job files under all of these it has.
 
 const CELL_DEGREES = 1;
 /** A circle so far north that it spans more cells than this is filed by its latitude rows instead. */
@@ -95,9 +96,26 @@ const cell = (degrees: number) => Math.floor(degrees / CELL_DEGREES);
 export const ANY_TERM = "*";
 
 export function termsOfAlert(alert: MatchableAlert): string[] {
-  const { search, centre } = alert;
+  const { search } = alert;
   const words = wordsOf(search.q);
-  if (words.length) return [`w:${words.reduce((longest, word) => ([...word].length > [...longest].length ? word : longest))}`];
+  const where = placeTermsOf(alert);
+  if (words.length) {
+    const word = `w:${words.reduce((longest, next) => ([...next].length > [...longest].length ? next : longest))}`;
+    // With a place too, under the word in that place: a common word alone would bring every
+    // alert of the country for it.
+    return where ? where.map((term) => `${word}|${term}`) : [word];
+  }
+  if (where && search.near !== undefined) return where;
+  const required = [
+    search.province !== undefined ? `p:${search.province}` : null,
+    search.category !== undefined ? `k:${search.category}` : null,
+    search.positionType !== undefined ? `t:${search.positionType}` : null,
+  ].filter((term) => term !== null);
+  return required.length ? [required.join("|")] : [ANY_TERM];
+}
+
+/** Where an alert looks: the cells (or latitude rows) its `near` circle touches, else its province; null: anywhere. */
+function placeTermsOf({ search, centre }: MatchableAlert): string[] | null {
   if (search.near !== undefined && centre) {
     const radius = search.radiusKm ?? DEFAULT_RADIUS_KM;
     // As the board's radius search bands it: a degree of latitude is at least 110.5 km.
@@ -109,12 +127,7 @@ export function termsOfAlert(alert: MatchableAlert): string[] {
     if (east - west + 1 > MAX_CELLS_PER_ROW) return rows.map((r) => `r:${r}`);
     return rows.flatMap((r) => Array.from({ length: east - west + 1 }, (_, i) => `g:${r}:${west + i}`));
   }
-  const required = [
-    search.province !== undefined ? `p:${search.province}` : null,
-    search.category !== undefined ? `k:${search.category}` : null,
-    search.positionType !== undefined ? `t:${search.positionType}` : null,
-  ].filter((term) => term !== null);
-  return required.length ? [required.join("|")] : [ANY_TERM];
+  return search.province !== undefined ? [`p:${search.province}`] : null;
 }
 
 /** Every non-empty combination, in order, of one term from each list that has some: `p:ON|k:3`, `p:ON`, `k:3`, … */
@@ -125,14 +138,16 @@ function combinations(lists: string[][]): string[] {
 /** Every term an alert that could match this job may be filed under. */
 export function termsOfJob(job: JobFacts): string[] {
   const terms = new Set<string>([ANY_TERM]);
-  for (const token of job.tokens) terms.add(`w:${token}`);
-  for (const place of job.places) {
-    if (place.geoId !== null && place.latitude !== null && place.longitude !== null) {
-      terms.add(`g:${cell(place.latitude)}:${cell(place.longitude)}`);
-      terms.add(`r:${cell(place.latitude)}`);
-    }
-  }
+  const cells = job.places.flatMap((place) =>
+    place.geoId !== null && place.latitude !== null && place.longitude !== null ? [`g:${cell(place.latitude)}:${cell(place.longitude)}`, `r:${cell(place.latitude)}`] : [],
+  );
   const provinces = [...new Set(job.places.flatMap((place) => (place.province ? [`p:${place.province}`] : [])))];
+  const places = [...new Set([...cells, ...provinces])];
+  for (const term of places) terms.add(term);
+  for (const token of job.tokens) {
+    terms.add(`w:${token}`);
+    for (const place of places) terms.add(`w:${token}|${place}`);
+  }
   const categories = job.categories.map((category) => `k:${category}`);
   const positionTypes = job.positionTypeId !== null ? [`t:${job.positionTypeId}`] : [];
   for (const term of combinations([provinces, categories, positionTypes])) terms.add(term);
