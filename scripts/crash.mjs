@@ -32,7 +32,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.mjs";
-import { boardIsExact, migrateState, queryShards, runCron, seedEmployers, settleBoard, sleep, startApi } from "./lib/local-load.mjs";
+import { boardIsExact, migrateState, queryShards, random, runCron, seedEmployers, settleBoard, sleep, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.CRASH_SHORT === "1";
 const ROUNDS = 3;
@@ -54,20 +54,6 @@ const NEXT_STATUS = { draft: ["active", "archived"], active: ["archived"], archi
 const NOT_DELIVERED_BY_WRITES = new Set(["employer.renamed", "webhook.test"]);
 
 // ---------------------------------------------------------------- small helpers
-
-/** mulberry32: a tiny seeded PRNG, so every client's choices are repeatable. */
-function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n) => Math.floor(next() * n);
-  return { next, int, pick: (list) => list[int(list.length)] };
-}
 
 const started = Date.now();
 const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);

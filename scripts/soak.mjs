@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.mjs";
-import { checkBoard, migrateState, queryShards, runCron as runCronOnce, seedEmployers, startApi } from "./lib/local-load.mjs";
+import { checkBoard, migrateState, queryShards, random, runCron as runCronOnce, seedEmployers, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? (SHORT ? 60 : 600));
@@ -29,20 +29,6 @@ const PLACES = ["Vancouver, BC", "Toronto, ON", "Calgary, AB", "Montréal, QC", 
 const NEXT_STATUS = { draft: ["active", "archived"], active: ["archived"], archived: ["active"] };
 
 // ---------------------------------------------------------------- small helpers
-
-/** mulberry32: a tiny seeded PRNG, so every client's choices are repeatable. */
-function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n) => Math.floor(next() * n);
-  return { next, int, pick: (list) => list[int(list.length)] };
-}
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
 

@@ -15,6 +15,21 @@ export const SHARDS = shardNumbers(false);
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** mulberry32: a tiny seeded PRNG, so every client's choices are repeatable. */
+export function random(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n) => Math.floor(next() * n);
+  return { next, int, pick: (list) => list[int(list.length)] };
+}
+
+
 export function local(dir, ...args) {
   return wrangler([...args, "--local", "--persist-to", dir, "--env", "load"]);
 }

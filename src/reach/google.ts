@@ -1,13 +1,11 @@
 import * as z from "../http/zod";
 import { signedAssertion } from "./jwt";
 import type { NoticeType } from "./rules";
+import { CALL_TIMEOUT_MS, postJson, type CallOutcome } from "./post";
 import type { GoogleSettings } from "./settings";
 
 // DESIGN 24a: Google's Indexing API. An access token comes from the token endpoint by the
 // JWT-bearer grant; each address is one POST of `{ url, type }` with it.
-
-/** Every call to a search engine gives up after this long (then it counts as no answer: tried again). */
-export const CALL_TIMEOUT_MS = 10_000;
 
 export interface AccessToken {
   token: string;
@@ -63,18 +61,6 @@ export const isFresh = (token: AccessToken | null, settings: GoogleSettings, now
   token !== null && token.account === settings.account.client_email && token.expiresAt - TOKEN_MARGIN_MS > nowMs;
 
 /** One address's notice; the answer's status (0: none) and Retry-After. */
-export async function publish(settings: GoogleSettings, token: string, url: string, type: NoticeType): Promise<{ status: number; retryAfter: string | null; detail: string }> {
-  try {
-    const res = await fetch(settings.endpoint, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ url, type }),
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-    const detail = res.ok ? "" : (await res.text()).slice(0, 200);
-    if (res.ok) await res.body?.cancel();
-    return { status: res.status, retryAfter: res.headers.get("Retry-After"), detail };
-  } catch (error) {
-    return { status: 0, retryAfter: null, detail: String(error) };
-  }
+export function publish(settings: GoogleSettings, token: string, url: string, type: NoticeType): Promise<CallOutcome> {
+  return postJson(settings.endpoint, { Authorization: `Bearer ${token}` }, { url, type });
 }
