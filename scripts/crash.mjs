@@ -32,7 +32,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.mjs";
-import { boardIsExact, migrateState, queryShards, random, runCron, seedEmployers, settleBoard, sleep, startApi } from "./lib/local-load.mjs";
+import { boardIsExact, migrateState, queryShards, random, weighted, runCron, seedEmployers, settleBoard, sleep, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.CRASH_SHORT === "1";
 const ROUNDS = 3;
@@ -382,11 +382,9 @@ class Client {
       [6, () => this.batch()],
       [8, () => this.apply()],
     ];
-    const total = ops.reduce((sum, [weight]) => sum + weight, 0);
+    const next = weighted(this.rng, ops);
     while (!server.stopping) {
-      let roll = this.rng.int(total);
-      const [, op] = ops.find(([weight]) => (roll -= weight) < 0);
-      await op();
+      await next()();
     }
   }
 }

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.mjs";
-import { checkBoard, migrateState, queryShards, random, runCron as runCronOnce, seedEmployers, startApi } from "./lib/local-load.mjs";
+import { checkBoard, migrateState, queryShards, random, weighted, runCron as runCronOnce, seedEmployers, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.SOAK_SHORT === "1";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? (SHORT ? 60 : 600));
@@ -294,11 +294,9 @@ class Client {
       [20, () => this.read()],
       [8, () => this.list()],
     ];
-    const total = ops.reduce((sum, [weight]) => sum + weight, 0);
+    const next = weighted(this.rng, ops);
     while (Date.now() < deadline) {
-      let roll = this.rng.int(total);
-      const [, op] = ops.find(([weight]) => (roll -= weight) < 0);
-      await op();
+      await next()();
     }
   }
 }

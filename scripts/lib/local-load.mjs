@@ -29,6 +29,15 @@ export function random(seed) {
   return { next, int, pick: (list) => list[int(list.length)] };
 }
 
+/** A client's next operation, drawn from `[weight, op]` pairs by `rng`. */
+export function weighted(rng, ops) {
+  const total = ops.reduce((sum, [weight]) => sum + weight, 0);
+  return () => {
+    let roll = rng.int(total);
+    return ops.find(([weight]) => (roll -= weight) < 0)[1];
+  };
+}
+
 
 export function local(dir, ...args) {
   return wrangler([...args, "--local", "--persist-to", dir, "--env", "load"]);
