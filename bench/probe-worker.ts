@@ -1,6 +1,7 @@
 // Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
-// cron runner, the Worker's scheduled handler, the description cleaner and job alerts' consumer
-// and cron (bench/probe-alerts.ts), so the harness can measure them inside workerd.
+// cron runner, the Worker's scheduled handler, the description cleaner, job alerts' consumer
+// and cron (bench/probe-alerts.ts) and the consumers' batches with and without receipts
+// (bench/probe-receipts.ts), so the harness can measure them inside workerd.
 import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
@@ -9,6 +10,7 @@ import { moveEmployer } from "../src/shards/move";
 import { moveThroughBindings } from "../src/shards/move-bindings";
 import { countingD1 } from "../test/support/count-d1";
 import { alertsProbe } from "./probe-alerts";
+import { receiptsProbe } from "./probe-receipts";
 
 // wrangler builds only an entry that exports the Durable Objects its configuration names; the
 // bench binds every Worker's RELAY and REACH to the API's (bench/lib/runtime.mjs).
@@ -111,6 +113,9 @@ export default {
     // DESIGN 23: job alerts' matching and a day's digests (bench/probe-alerts.ts).
     const alerts = alertsProbe(request, url, env);
     if (alerts) return alerts;
+    // DESIGN 16a: a consumer batch's D1 work with its receipts and without (bench/probe-receipts.ts).
+    const receipts = receiptsProbe(request, url, env);
+    if (receipts) return receipts;
     // DESIGN 22: an employer moved to another shard, as `npm run shards -- move` does (over the
     // bindings here, not wrangler); answers with the move's outcome once it is complete.
     if (url.pathname === "/__probe/move") {

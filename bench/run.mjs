@@ -21,6 +21,7 @@ import { load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
 import { measureHandOver } from "./lib/relay.mjs";
 import { measureReach } from "./lib/reach.mjs";
+import { measureReceipts } from "./lib/receipts.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { measureMove } from "./lib/shard-move.mjs";
 import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
@@ -77,6 +78,8 @@ const HANDOVER_SAMPLES = setting("BENCH_HANDOVER_SAMPLES", 100, 20);
 const HANDOVER_LOAD_PER_SECOND = 80;
 const HANDOVER_LOAD_JOBS = setting("BENCH_HANDOVER_LOAD_JOBS", 20_000, 5_000);
 const MOVE_JOBS = setting("BENCH_MOVE_JOBS", 10_000, 2_000);
+// DESIGN 16a: consumer batches with and without receipts, each way, in turn (a batch is a queue's, whatever the mode).
+const RECEIPTS_SAMPLES = setting("BENCH_RECEIPTS_SAMPLES", 30, 15);
 // DESIGN 24: slices per variant of reach's A/B (on ÷ off ≥ 0.95: a 5 % difference to tell apart).
 const REACH_ROUNDS = setting("BENCH_REACH_ROUNDS", 5, 2);
 // DESIGN 23: job alerts, matching one job at two sizes (the same true matches) and a day's digests
@@ -315,6 +318,19 @@ try {
     step(`hand-over ${label}: p50 ${measured.p50Ms?.toFixed(1)} ms, p99 ${measured.p99Ms?.toFixed(1)} ms over ${measured.samples} writes${load ? `, other writes ${JSON.stringify(measured.load.statuses)}` : ""}`);
   }
 
+  // --- receipts (DESIGN 16a, issue 39): a consumer batch with and without, and the write ------
+  // The write is this run's PUT by id row (receipts are not on the write path), set against the
+  // last run before receipts; the consumer batches are timed inside workerd by the probe.
+  const receipts = await measureReceipts(origin, {
+    db,
+    boardDb,
+    kv,
+    samples: RECEIPTS_SAMPLES,
+    write: { putRps: runs.putPartial.requestsPerSecond, floorCRps: runs.putPartial.floorC, rounds: ROUNDS, seconds: SLICE_SECONDS, connections: CONNECTIONS, source: "this run's PUT by id row" },
+    problems,
+    step,
+  });
+
   // --- cron over 100 000 eligible jobs ---------------------------------------------------
   const cronEmployer = await createEmployer(db, kv, "Bench Cron Ltd.", "unlimited");
   t = Date.now();
@@ -509,6 +525,7 @@ try {
     bundle,
     coldStart,
     reach,
+    receipts,
     seedCheck: derived,
     storage: {
       jobs: LARGE,
