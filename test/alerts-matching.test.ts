@@ -53,7 +53,7 @@ describe("matching (DESIGN 23)", () => {
     expect(row).toEqual({ gone: 1, send_id: null });
   });
 
-  it("alerts are filed under what they require: a word of q (the longest), with near's cells or the province when it has them, else the cells of near's circle, else province, category and position type together; a job reads only those terms", async () => {
+  it("alerts are filed under what they require: where it looks (near's cells, else its province) with what else it requires (the longest word of q, else category and position type), as one term; a job reads only those terms", async () => {
     expect(termsOfAlert({ search: { q: "Sr comptabilité" }, centre: null })).toEqual(["w:comptabilite"]);
     expect(termsOfAlert({ search: { q: "Sr comptabilité", province: "QC" }, centre: null })).toEqual(["w:comptabilite|p:QC"]);
     expect(termsOfAlert({ search: { q: "comptable", near: 1, radiusKm: 10 }, centre: { latitude: 45.5, longitude: -73.6 } })).toContain("w:comptable|g:45:-74");
@@ -63,13 +63,14 @@ describe("matching (DESIGN 23)", () => {
     expect(termsOfAlert({ search: { salaryMin: 1 }, centre: null })).toEqual(["*"]);
     const near = termsOfAlert({ search: { near: 1, radiusKm: 10 }, centre: { latitude: 45.5, longitude: -73.6 } });
     expect(near).toContain("g:45:-74");
+    expect(termsOfAlert({ search: { near: 1, radiusKm: 10, category: 3 }, centre: { latitude: 45.5, longitude: -73.6 } })).toContain("g:45:-74|k:3");
     const employer = await createEmployer({ name: "Terms Inc.", plan: "unlimited" });
     const job = await postJob(employer, { title: "Comptable", status: "active", locations: [{ description: "Montréal, QC" }], categories: [{ id: 3 }] });
     const row = { ...(await env.DB.prepare("SELECT data FROM events WHERE subject_id = ? AND type = 'job.created'").bind(job.id).first<{ data: string }>()) };
     const { jobOfEvent } = await import("../src/jobs/event-data");
     const entry = await boardEntryOf(env, jobOfEvent("job.created", row.data!), Math.floor(Date.now() / 1000));
     const terms = termsOfJob(jobFactsOf(entry!));
-    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "w:comptab|p:QC", "w:comptab|g:45:-74", "*"]) expect(terms).toContain(term);
+    for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "g:45:-74|k:3", "w:comptab|p:QC", "w:comptab|g:45:-74", "*"]) expect(terms).toContain(term);
   });
 
   it("property: matched ⇔ the board's forward search lists the job, over 100 random alerts × 100 random jobs (10 000 pairs), 0 differences", async () => {

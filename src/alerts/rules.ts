@@ -82,12 +82,12 @@ export function matches(alert: MatchableAlert, job: JobFacts, nowSeconds: number
 }
 
 // The reverse-search index (DESIGN 23): each alert is filed under what it requires, so a job reads
-// only the alerts filed under terms it has. Words: the longest word of `q` (every word is
-// required, so any one will do; the longest is the rarest), paired with each 1° cell its `near`
-// circle touches or else with its province when it has one. Else `near`'s cells. Else its
-// province, category and position type, together when it requires several (a province with a
-// category is filed under the pair: under the province alone, every job of Ontario would read
-// it). Else (salary alone) the catch-all term. A job files under all of these it has.
+// only the alerts filed under terms it has: where it looks (the 1° cells its `near` circle
+// touches, else its province) together with what it requires besides (its longest word, else its
+// category and position type), as one term per cell (`w:comptable|p:QC`, `g:45:-74|k:3`). Filed
+// under the place or the word alone, a job in Toronto would read every alert around Toronto, or
+// every alert of the country for a common word. A salary alone is the catch-all term. A job files
+// under every term and combination it has.
 
 const CELL_DEGREES = 1;
 /** A circle so far north that it spans more cells than this is filed by its latitude rows instead. */
@@ -98,20 +98,15 @@ export const ANY_TERM = "*";
 export function termsOfAlert(alert: MatchableAlert): string[] {
   const { search } = alert;
   const words = wordsOf(search.q);
+  // What it requires besides the place: its longest word (the rarest; every word is required, so
+  // any one will do), else its category and position type.
+  const what = words.length
+    ? [`w:${words.reduce((longest, next) => ([...next].length > [...longest].length ? next : longest))}`]
+    : [search.category !== undefined ? `k:${search.category}` : null, search.positionType !== undefined ? `t:${search.positionType}` : null].filter((term) => term !== null);
   const where = placeTermsOf(alert);
-  if (words.length) {
-    const word = `w:${words.reduce((longest, next) => ([...next].length > [...longest].length ? next : longest))}`;
-    // With a place too, under the word in that place: a common word alone would bring every
-    // alert of the country for it.
-    return where ? where.map((term) => `${word}|${term}`) : [word];
-  }
-  if (where && search.near !== undefined) return where;
-  const required = [
-    search.province !== undefined ? `p:${search.province}` : null,
-    search.category !== undefined ? `k:${search.category}` : null,
-    search.positionType !== undefined ? `t:${search.positionType}` : null,
-  ].filter((term) => term !== null);
-  return required.length ? [required.join("|")] : [ANY_TERM];
+  if (!where) return what.length ? [what.join("|")] : [ANY_TERM];
+  // The word stays first (`w:…|p:ON`); else the place leads (`p:ON|k:3`, `g:43:-80|t:2`).
+  return where.map((place) => (words.length ? [...what, place] : [place, ...what]).join("|"));
 }
 
 /** Where an alert looks: the cells (or latitude rows) its `near` circle touches, else its province; null: anywhere. */
@@ -150,7 +145,7 @@ export function termsOfJob(job: JobFacts): string[] {
   }
   const categories = job.categories.map((category) => `k:${category}`);
   const positionTypes = job.positionTypeId !== null ? [`t:${job.positionTypeId}`] : [];
-  for (const term of combinations([provinces, categories, positionTypes])) terms.add(term);
+  for (const term of combinations([places, categories, positionTypes])) terms.add(term);
   return [...terms];
 }
 
