@@ -5,8 +5,7 @@ import { findEvents } from "../events/repository";
 import { EMPLOYER_RENAMED } from "../events/types";
 import { findEmployer } from "../employers/repository";
 import type { Env } from "../env";
-import { jobOfEvent } from "../jobs/event-data";
-import type { JobRow } from "../jobs/repository";
+import { jobChangesOf, newestPerJob, type JobChangeOfEvent } from "../jobs/event-data";
 import { atShard } from "../shards/bindings";
 import { alertReceipts } from "./database/tables";
 import { buildDueEmails, matchJobChanges, renameEmployerOnMatches, sendLedgerRow, type AlertWork } from "./service";
@@ -23,7 +22,7 @@ export type AlertsQueueBody = EventNotice | AlertWork;
 export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, env: Env): Promise<void> {
   const now = Date.now();
   const notices = batch.messages.filter((message) => "events" in message.body);
-  const newest = new Map<number, { jobId: number; revision: number; row: JobRow | null }>();
+  const changes: JobChangeOfEvent[] = [];
   for (const [shard, group] of Map.groupBy(notices, (message) => (message.body as EventNotice).shard ?? 0)) {
     const db = createDatabase(atShard(env, shard).DB);
     const events = await findEvents(db, group.flatMap((message) => (message.body as EventNotice).events));
@@ -32,18 +31,14 @@ export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, e
       const employer = await findEmployer(db, employerId);
       if (employer) await renameEmployerOnMatches(env, employerId, employer.name);
     }
-    for (const event of events.filter((e) => e.type.startsWith("job."))) {
-      const seen = newest.get(event.subjectId);
-      const row = jobOfEvent(event.type, event.data);
-      // The newest change of each job wins; a deletion is the newest there can be.
-      if (!seen || (seen.row !== null && (row === null || (event.revision ?? 0) > seen.revision))) newest.set(event.subjectId, { jobId: event.subjectId, revision: event.revision ?? 0, row });
-    }
+    changes.push(...jobChangesOf(events));
   }
+  const newest = newestPerJob(changes);
   // DESIGN 16a: the receipts of every event handed over, in the batch of the matches.
   const receipts = [...Map.groupBy(notices, (message) => (message.body as EventNotice).shard ?? 0)].map(([shard, group]) =>
     takeEvents(alertReceipts, shard, group.flatMap((message) => (message.body as EventNotice).events), now),
   );
-  if (newest.size || receipts.length) await matchJobChanges(env, [...newest.values()], now, receipts);
+  if (newest.length || receipts.length) await matchJobChanges(env, newest, now, receipts);
   for (const message of notices) message.ack();
   for (const message of batch.messages) {
     const body = message.body;

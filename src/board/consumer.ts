@@ -4,7 +4,7 @@ import { takeEvents } from "../events/receipts";
 import { findEvents } from "../events/repository";
 import { EMPLOYER_RENAMED } from "../events/types";
 import type { Env } from "../env";
-import { jobOfEvent } from "../jobs/event-data";
+import { jobChangesOf } from "../jobs/event-data";
 import { atShard } from "../shards/bindings";
 import { createBoardDatabase } from "./database/client";
 import { boardReceipts } from "./database/tables";
@@ -32,9 +32,7 @@ export async function consumeBoardBatch(batchOfNotices: MessageBatch<BoardQueueB
     const repairs = bodies.flatMap((body) => ("repair" in body ? body.repair : []));
     if (repairs.length) await repairJobs(shardEnv, repairs, Date.now());
     const events = await findEvents(createDatabase(shardEnv.DB), bodies.flatMap((body) => ("events" in body ? body.events : [])));
-    const changes = events
-      .filter((event) => event.type.startsWith("job."))
-      .map((event) => ({ jobId: event.subjectId, revision: event.revision ?? 0, row: jobOfEvent(event.type, event.data), shard }));
+    const changes = jobChangesOf(events).map((change) => ({ ...change, shard }));
     const renames = events
       .filter((event) => event.type === EMPLOYER_RENAMED)
       .flatMap((event) => renameEmployer(event.employerId, (JSON.parse(event.data) as { name: string }).name, event.occurredAt));

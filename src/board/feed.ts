@@ -1,4 +1,5 @@
 import type { SQL } from "drizzle-orm";
+import { newestPerJob } from "../jobs/event-data";
 import type { JobRow } from "../jobs/repository";
 import { batch, type BoardDatabase } from "./database/client";
 import { loadGazetteer } from "./database/places";
@@ -21,16 +22,6 @@ export interface JobChange {
  * src/board/subscriber.ts), so at most 800: within D1's 1 000 queries per invocation.
  */
 const CHANGES_PER_BATCH = 200;
-
-/** The newest change of each job (a deletion is the newest there can be). */
-export function newestPerJob(changes: JobChange[]): JobChange[] {
-  const newest = new Map<number, JobChange>();
-  for (const change of changes) {
-    const seen = newest.get(change.jobId);
-    if (!seen || (seen.row !== null && (change.row === null || change.revision > seen.revision))) newest.set(change.jobId, change);
-  }
-  return [...newest.values()];
-}
 
 /**
  * Applies each job's newest change: on the board when its job is active and not past its

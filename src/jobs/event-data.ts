@@ -24,3 +24,25 @@ export function jobOfEvent(type: string, recorded: string): JobRow | null {
   if (!parsed.job || type === "job.deleted") return null;
   return parseJobSnapshot(JSON.stringify(parsed.job));
 }
+
+/** A job as one of its events left it (`row` null: deleted). */
+export interface JobChangeOfEvent {
+  jobId: number;
+  revision: number;
+  row: JobRow | null;
+}
+
+/** The job changes of these events (job events only), as jobOfEvent reads them. */
+export function jobChangesOf(events: { type: string; subjectId: number; revision: number | null; data: string }[]): JobChangeOfEvent[] {
+  return events.filter((event) => event.type.startsWith("job.")).map((event) => ({ jobId: event.subjectId, revision: event.revision ?? 0, row: jobOfEvent(event.type, event.data) }));
+}
+
+/** The newest change of each job (a deletion is the newest there can be), whatever order they came in. */
+export function newestPerJob<T extends JobChangeOfEvent>(changes: T[]): T[] {
+  const newest = new Map<number, T>();
+  for (const change of changes) {
+    const seen = newest.get(change.jobId);
+    if (!seen || (seen.row !== null && (change.row === null || change.revision > seen.revision))) newest.set(change.jobId, change);
+  }
+  return [...newest.values()];
+}

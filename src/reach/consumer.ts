@@ -2,8 +2,7 @@ import { createDatabase } from "../db/client";
 import type { EventNotice } from "../events/dispatch";
 import { findEvents } from "../events/repository";
 import type { Env } from "../env";
-import { jobOfEvent } from "../jobs/event-data";
-import type { JobRow } from "../jobs/repository";
+import { jobChangesOf, newestPerJob, type JobChangeOfEvent } from "../jobs/event-data";
 import { atShard } from "../shards/bindings";
 import { notifierOf } from "./notifier";
 import { pageOf, type PageChange } from "./rules";
@@ -23,21 +22,15 @@ async function digestOf(facts: string): Promise<string> {
  */
 export async function consumeReachBatch(batch: MessageBatch<EventNotice>, env: Env): Promise<void> {
   const now = Date.now();
-  const newest = new Map<number, { revision: number; row: JobRow | null }>();
+  const found: JobChangeOfEvent[] = [];
   const receipts: { shard: number; ids: string[] }[] = [];
   for (const [shard, group] of Map.groupBy(batch.messages, (message) => message.body.shard ?? 0)) {
     const ids = group.flatMap((message) => message.body.events);
     receipts.push({ shard, ids });
-    for (const event of await findEvents(createDatabase(atShard(env, shard).DB), ids)) {
-      if (!event.type.startsWith("job.")) continue;
-      const seen = newest.get(event.subjectId);
-      const row = jobOfEvent(event.type, event.data);
-      // The newest change of each job wins; a deletion is the newest there can be.
-      if (!seen || (seen.row !== null && (row === null || (event.revision ?? 0) > seen.revision))) newest.set(event.subjectId, { revision: event.revision ?? 0, row });
-    }
+    found.push(...jobChangesOf(await findEvents(createDatabase(atShard(env, shard).DB), ids)));
   }
   const changes: PageChange[] = await Promise.all(
-    [...newest].map(async ([jobId, { revision, row }]) => {
+    newestPerJob(found).map(async ({ jobId, revision, row }) => {
       const { facts, ...page } = pageOf(jobId, revision, row, Math.floor(now / 1000));
       return { ...page, digest: facts === null ? null : await digestOf(facts) };
     }),
