@@ -188,8 +188,10 @@ export interface CandidateAlert {
 export function candidateAlerts(db: AlertsDatabase, terms: string[]): Promise<CandidateAlert[]> {
   return all<CandidateAlert>(
     db,
+    // `+a.status`: found by id from the terms, never by walking every active alert (which the
+    // status index would, growing with their number: DESIGN 23's budget).
     sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude, a.frequency
-        FROM alerts a WHERE a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
+        FROM alerts a WHERE +a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
   );
 }
 
@@ -226,8 +228,9 @@ export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], o
         WHERE (r.value ->> 'publishDate') * 1000 >= coalesce(a.last_sent_at, 0) - ${MATCHES_KEPT_MS}
         ON CONFLICT (alert_id, job_id) DO NOTHING`,
     sql`UPDATE alert_matches SET gone = 1 WHERE job_id IN (SELECT value FROM json_each(${JSON.stringify(offBoard)})) AND send_id IS NULL`,
+    // By id from the matches just stored (`+`: not by walking the status index).
     sql`UPDATE alerts SET due_at = ${now + gatherMs}
-        WHERE frequency = 'instant' AND status = 'active' AND due_at IS NULL
+        WHERE +frequency = 'instant' AND +status = 'active' AND +due_at IS NULL
           AND id IN (SELECT alert_id FROM alert_matches WHERE matched_at = ${now} AND send_id IS NULL AND job_id IN (SELECT value ->> 'jobId' FROM json_each(${JSON.stringify(cards)})))
         RETURNING id`,
     ...alongside,
