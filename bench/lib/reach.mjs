@@ -10,12 +10,10 @@
 // Alone (a quick look at this row only): `node bench/lib/reach.mjs` — builds the bundle, prints JSON.
 import http from "node:http";
 import { generateKeyPairSync } from "node:crypto";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
-import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { load } from "./load.mjs";
-import { applyMigrations, BOARD_QUEUE, HOSTS } from "./runtime.mjs";
+import { applyMigrations, BOARD_QUEUE, builtWorkerBindings, HOSTS } from "./runtime.mjs";
 import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
 
 const REACH_QUEUE = "job-posting-reach";
@@ -56,7 +54,7 @@ function benchServiceAccount() {
 
 /** One workerd with the API alone (board consumer on, as deployed); with `stubs`, reach's consumer and settings too. */
 async function startApi(root, apiScript, stubs) {
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
+  const { workerOptions, bindings } = builtWorkerBindings(root);
   if (!workerOptions.queueConsumers?.[REACH_QUEUE]) throw new Error(`wrangler.toml [env.load] declares no consumer of ${REACH_QUEUE}`);
   const reach = stubs && {
     BASE_URL: "https://jobs.bench",
@@ -79,15 +77,8 @@ async function startApi(root, apiScript, stubs) {
           modules: true,
           scriptPath: apiScript,
           routes: [`${HOSTS.api}/*`],
-          compatibilityDate: workerOptions.compatibilityDate,
-          compatibilityFlags: workerOptions.compatibilityFlags,
-          bindings: { ...workerOptions.bindings, ...reach },
-          kvNamespaces: workerOptions.kvNamespaces,
-          d1Databases: workerOptions.d1Databases,
-          ratelimits: workerOptions.ratelimits,
-          r2Buckets: workerOptions.r2Buckets,
-          queueProducers: workerOptions.queueProducers,
-          durableObjects: Object.fromEntries(Object.entries(workerOptions.durableObjects ?? {}).map(([binding, target]) => [binding, { ...target, scriptName: "api" }])),
+          ...bindings,
+          bindings: { ...bindings.bindings, ...reach },
           queueConsumers: {
             [BOARD_QUEUE]: { ...workerOptions.queueConsumers[BOARD_QUEUE], maxBatchTimeout: 1 },
             ...(stubs && { [REACH_QUEUE]: { ...workerOptions.queueConsumers[REACH_QUEUE], maxBatchTimeout: 1 } }),

@@ -10,18 +10,14 @@ export const BOARD_QUEUE = "job-posting-board";
 const VIEWS_QUEUE = "job-posting-views";
 
 /**
- * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
- * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
- * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
- * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
- * as for the bench, there is no inspector.
+ * wrangler.toml's `[env.load]` bindings for a Worker whose bundle is already built (so wrangler's
+ * module rules and source options do not apply): `[env.load]` because the production rate limit
+ * (1 000 requests a minute per employer) would turn the load into 429s; everything else is the
+ * same. Every Durable Object binding points at the API's ("api"), as deployed. Returns wrangler's
+ * options too, for the queue consumers a caller turns on.
  */
-export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }, options = {}) {
-  // `[env.load]`: the production rate limit (1 000 requests a minute per employer) would turn
-  // the load into 429s; everything else is the same.
+export function builtWorkerBindings(root) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(root, "wrangler.toml"), "load");
-  // The bindings wrangler.toml declares, rate limits included when configured; the bundle is
-  // already built, so wrangler's module rules and source options do not apply.
   const bindings = {
     compatibilityDate: workerOptions.compatibilityDate,
     compatibilityFlags: workerOptions.compatibilityFlags,
@@ -29,14 +25,25 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
     kvNamespaces: workerOptions.kvNamespaces,
     d1Databases: workerOptions.d1Databases,
     ratelimits: workerOptions.ratelimits,
-    // Résumés and every queue's producer. Of the consumers, only the board's runs (below): email
-    // and webhook deliveries are not what the benchmark measures, and an outbound fetch would
-    // leave the machine.
+    // Résumés and every queue's producer; a caller turns on the consumers it measures (an email
+    // or webhook delivery would leave the machine).
     r2Buckets: workerOptions.r2Buckets,
     queueProducers: workerOptions.queueProducers,
     // DESIGN 22: one relay per shard, whichever Worker pokes it: the API's, as deployed.
     durableObjects: Object.fromEntries(Object.entries(workerOptions.durableObjects ?? {}).map(([binding, target]) => [binding, { ...target, scriptName: "api" }])),
   };
+  return { workerOptions, bindings };
+}
+
+/**
+ * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
+ * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
+ * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
+ * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
+ * as for the bench, there is no inspector.
+ */
+export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }, options = {}) {
+  const { workerOptions, bindings } = builtWorkerBindings(root);
   if (!bindings.durableObjects.RELAY) throw new Error("wrangler.toml [env.load] declares no RELAY Durable Object");
   if (!bindings.d1Databases?.BOARD_DB) throw new Error("wrangler.toml [env.load] declares no BOARD_DB database");
   if (!Object.values(bindings.queueProducers ?? {}).some((q) => q.queueName === BOARD_QUEUE)) {

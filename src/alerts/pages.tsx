@@ -131,38 +131,32 @@ export const UnsubscribedPage = (props: PageProps & { all: boolean }) => (
   <Message {...props} title={ALERT_WORDS[props.lang].unsubscribedTitle} text={props.all ? ALERT_WORDS[props.lang].unsubscribedAll : ALERT_WORDS[props.lang].unsubscribed} />
 );
 
-export function ConfirmPage(props: PageProps & { search: string; action: string }) {
-  const words = ALERT_WORDS[props.lang];
+/** A page that names the alert's search and asks for one button's POST (nothing changes on GET). */
+function AskPage(props: PageProps & { search: string; action: string; title: string; ask: string; button: string }) {
   return (
-    <Layout lang={props.lang} title={words.confirmTitle} description={words.confirmTitle} addresses={props.addresses}>
-      <h1>{words.confirmTitle}</h1>
-      <p>{words.confirmAsk}</p>
+    <Layout lang={props.lang} title={props.title} description={props.title} addresses={props.addresses}>
+      <h1>{props.title}</h1>
+      <p>{props.ask}</p>
       <p>
         <strong>{props.search}</strong>
       </p>
       <form method="post" action={props.action}>
-        <button type="submit">{words.confirmButton}</button>
+        <button type="submit">{props.button}</button>
       </form>
     </Layout>
   );
 }
 
-/** "This was not me" (the confirmation email's second link): a GET shows the button, its POST deletes the request. */
-export function DeclinePage(props: PageProps & { search: string; action: string }) {
+export const ConfirmPage = (props: PageProps & { search: string; action: string }) => {
   const words = ALERT_WORDS[props.lang];
-  return (
-    <Layout lang={props.lang} title={words.declineTitle} description={words.declineTitle} addresses={props.addresses}>
-      <h1>{words.declineTitle}</h1>
-      <p>{words.declineAsk}</p>
-      <p>
-        <strong>{props.search}</strong>
-      </p>
-      <form method="post" action={props.action}>
-        <button type="submit">{words.declineButton}</button>
-      </form>
-    </Layout>
-  );
-}
+  return <AskPage {...props} title={words.confirmTitle} ask={words.confirmAsk} button={words.confirmButton} />;
+};
+
+/** "This was not me" (the confirmation email's second link): a GET shows the button, its POST deletes the request. */
+export const DeclinePage = (props: PageProps & { search: string; action: string }) => {
+  const words = ALERT_WORDS[props.lang];
+  return <AskPage {...props} title={words.declineTitle} ask={words.declineAsk} button={words.declineButton} />;
+};
 
 export function UnsubscribePage(props: PageProps & { search: string; action: string }) {
   const words = ALERT_WORDS[props.lang];
