@@ -10,7 +10,7 @@ import { atShard } from "../src/shards/bindings";
 import { consumeViewsBatch } from "../src/stats/consumer";
 import { consumeWebhookBatch } from "../src/webhooks/consumer";
 import { BASE, createEmployer, createTestKey, request, shardDb } from "./support/api";
-import { settleBoard } from "./support/board";
+import { eventually, settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
 import { queueBatch, recordingQueue } from "./support/webhook-queue";
 
@@ -80,6 +80,14 @@ async function populatedEmployer(shard = 0) {
     )
     .bind(`msg_${crypto.randomUUID().replaceAll("-", "")}`, employer.employerId, (await hook.json<any>()).id, Date.now(), Date.now(), Date.now())
     .run();
+  // The applications' emails go out after their answers: the snapshot a test takes is what a move finds once they have.
+  const owners = [employer.employerId, testKey.employerId];
+  await eventually(async () =>
+    expect(
+      (await countIn(shard, "applications WHERE employer_id IN (?, ?) AND email_status = 'pending'", ...owners)) +
+        (await countIn(shard, "applicant_emails e JOIN applications a ON a.id = e.application_id WHERE a.employer_id IN (?, ?) AND e.status = 'pending'", ...owners)),
+    ).toBe(0),
+  );
   return { employer, testKey, job, testJob, application };
 }
 
