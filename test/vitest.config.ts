@@ -8,9 +8,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // The XSS corpus needs data from outside the project: `npm run test:xss-corpus`.
 const EXCLUDED = [...configDefaults.exclude, "test/corpus/**"];
 const OWN_RUNTIME = [
-  "board", "board-pages", "board-privacy", "board-read-model", "board-rules",
+  "board", "board-pages", "board-privacy", "board-read-model",
   "relay", "receipts", "dead-letters", "alerts-dead-letters", "events-outbox", "scheduled",
-  "alerts-matching", "alerts-sending", "alerts-emails", "alerts-decline-mailto-pruning", "alerts-subscribe",
+  "alerts-matching", "alerts-sending", "alerts-decline-mailto-pruning", "alerts-subscribe",
   "reach", "reach-flow", "shards", "shards-move",
   "webhooks-delivery", "webhooks-addresses", "request-log",
 ].map((name) => `test/${name}.test.ts`);
