@@ -5,6 +5,10 @@
 // probe's bare rewriter pass (one no-op handler per element and per text chunk, workerd CPU per
 // call) over the same description. Then a nightly full sync: 100 jobs sent again
 // unchanged, by batch and by single PUTs.
+//
+// Alone (a quick look at the batch row only): `node bench/lib/batch.mjs` — builds the bundles,
+// prints JSON; `BENCH_QUICK=1` for the quick run's sizes.
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
@@ -190,4 +194,51 @@ export async function measureReconcile({ origin, db, kv, samples, problems, step
   outcome.ratio = outcome.reconcileP50 / outcome.batchP50;
   step(`reconcile of ${COUNT} referenceIds against ${COUNT} active jobs: ${trips} round trip(s), p50 ${outcome.reconcileP50.toFixed(1)} ms ÷ a batch of ${ENTRIES} upserts ${outcome.batchP50.toFixed(1)} ms = ${outcome.ratio.toFixed(2)} ×`);
   return outcome;
+}
+
+// `node bench/lib/batch.mjs`: the batch row alone (measureBatchSync, not reconcile), in a runtime
+// of its own, on fresh bundles, with run.mjs's sizes (BENCH_BATCH_SEEDED, BENCH_BATCH_ROUNDS).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  // wrangler.toml and .dev.vars are read relative to the working directory, as under npm run.
+  process.chdir(root);
+  const { rm } = await import("node:fs/promises");
+  const { bundleWorker } = await import("./build.mjs");
+  const { applyMigrations, startRuntime } = await import("./runtime.mjs");
+  const { claimShardStatements } = await import("../../src/shards/identity.ts");
+  const QUICK = process.env.BENCH_QUICK === "1";
+  const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+  const build = `${root}bench/.build-batch`;
+  await rm(build, { recursive: true, force: true });
+  const started = Date.now();
+  const step = (message) => console.log(`[batch ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
+  const [apiScript, probeScript] = await Promise.all([bundleWorker(root, `${build}/api`), bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" })]);
+  step("built");
+  // The runtime's A/B Workers (no posting rules, no view counting) are not used here: the API's bundle stands in.
+  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
+  const problems = [];
+  try {
+    const { db, boardDb, kv, origin } = runtime;
+    // Every database as run.mjs migrates it: the events' relay and the board's consumer run after each write.
+    await applyMigrations(db, `${root}drizzle`);
+    const shard1 = await runtime.mf.getD1Database("DB_1", "api");
+    await applyMigrations(shard1, `${root}drizzle`);
+    await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
+    await applyMigrations(boardDb, `${root}drizzle/board`);
+    await applyMigrations(await runtime.mf.getD1Database("ALERTS_DB", "api"), `${root}drizzle/alerts`);
+    step(`workerd up at ${origin}`);
+    const outcome = await measureBatchSync({
+      origin,
+      db,
+      kv,
+      rounds: setting("BENCH_BATCH_ROUNDS", 5, 2),
+      seeded: setting("BENCH_BATCH_SEEDED", 20_000, 2_000),
+      problems,
+      step,
+    });
+    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
+  } finally {
+    await runtime.mf.dispose();
+  }
+  process.exit(problems.length ? 1 : 0);
 }
