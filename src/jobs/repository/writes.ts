@@ -51,8 +51,8 @@ export const MAX_OWNED_PLACES = 1_000;
 
 // Every write is set-based (DESIGN 6b, 9, 12): one statement per table, or per kind of change,
 // for all the jobs of a write, each list ONE JSON parameter (src/db/lists.ts rowSources; more
-// only past D1's cap on a value's size). A single request's write is the same statements for a
-// list of one job, so a rule is written once. A batch of 100 jobs sends one to two dozen
+// only past D1's cap on a value's size). A POST or PUT of one job is the same statements for a
+// list of one, so a rule is written once. A batch of 100 jobs sends one to two dozen
 // statements (a statement or more per job, as before, made hundreds), so even its retries stay
 // within D1's 1 000 queries per invocation.
 
