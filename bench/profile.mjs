@@ -1,8 +1,9 @@
 // `npm run profile [-- op ...]`: CPU profiles of the API Worker's request paths in workerd
 // (Miniflare), one operation at a time, to see where a request's CPU goes: which functions
 // (self time) and which areas (middleware, Drizzle, the D1 binding, zod, GC, …).
-// Ops: getOne, listPage1, putById, putByReferenceId, delete, post (the API), floor and
-// floorRewrite (bench/floor-worker.js's /floor/limited and /floor/rewrite); all by default.
+// Ops: getOne, listPage1, putById, putByReferenceId, delete, post, batch (the API; batch is the
+// bench's POST /jobs/batch of 100 upserts, bench/lib/batch.mjs), floor and floorRewrite
+// (bench/floor-worker.js's /floor/limited and /floor/rewrite); all by default.
 //
 // It builds the API as `npm run bench` does but not minified, with its sourcemap, into
 // bench/.build-profile (removed at the end), starts the bench's runtime (bench/lib/runtime.mjs)
@@ -25,6 +26,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { batchSyncSetup } from "./lib/batch.mjs";
 import { bundleWorker } from "./lib/build.mjs";
 import { writeDocument } from "../scripts/openapi.mjs";
 import { send } from "./lib/load.mjs";
@@ -46,7 +48,7 @@ if (!(SCALE > 0) || !(INTERVAL_US > 0)) throw new Error("PROFILE_SCALE and PROFI
 // a profile here is well under 1 MiB.
 if (typeof WebSocket !== "function") throw new Error(`Node ${process.version} has no global WebSocket: run it with npm run profile (the pinned Node)`);
 
-const ALL_OPS = ["getOne", "listPage1", "putById", "putByReferenceId", "delete", "post", "floor", "floorRewrite"];
+const ALL_OPS = ["getOne", "listPage1", "putById", "putByReferenceId", "delete", "post", "batch", "floor", "floorRewrite"];
 const args = process.argv.slice(2);
 const unknown = args.filter((a) => !ALL_OPS.includes(a));
 if (unknown.length) {
@@ -56,8 +58,8 @@ if (unknown.length) {
 const selected = args.length ? ALL_OPS.filter((op) => args.includes(op)) : ALL_OPS;
 
 // Requests per op: profiled (× SCALE), and timed without an inspector session (× SCALE, at least 20).
-const PROFILED = { getOne: 2000, listPage1: 2000, putById: 500, putByReferenceId: 500, delete: 500, post: 300, floor: 2000, floorRewrite: 300 };
-const UNPROFILED = { getOne: 300, listPage1: 300, putById: 300, putByReferenceId: 300, delete: 100, post: 100, floor: 300, floorRewrite: 100 };
+const PROFILED = { getOne: 2000, listPage1: 2000, putById: 500, putByReferenceId: 500, delete: 500, post: 300, batch: 40, floor: 2000, floorRewrite: 300 };
+const UNPROFILED = { getOne: 300, listPage1: 300, putById: 300, putByReferenceId: 300, delete: 100, post: 100, batch: 20, floor: 300, floorRewrite: 100 };
 const WARM = 20;
 const profiledCount = (name) => Math.max(1, Math.round(PROFILED[name] * SCALE));
 const unprofiledCount = (name) => Math.max(20, Math.round(UNPROFILED[name] * SCALE));
@@ -170,6 +172,8 @@ try {
   Object.assign(deleter, await seedJobs(db, deleter.employerId, Math.max(1_000, deletes), { description: descriptionOf(500) }));
   log(`seeded 1 000 jobs (+1 000 to update, +${Math.max(1_000, deletes).toLocaleString("en").replaceAll(",", " ")} to delete)`);
 
+  // The batch's own employer, seeded as the bench's (bench/lib/batch.mjs): 4 000 jobs (every update of the profile a change).
+  const batch = selected.includes("batch") ? await batchSyncSetup({ origin, db, kv, seeded: 4_000 }) : null;
   // getOne reads the "large" employer's job: here the 1 000-job employer stands in for it.
   const ops = operations({ small, large: small, writes: writer, deletes: deleter });
   const requestOf = (op, host) => {
@@ -186,6 +190,7 @@ try {
     putByReferenceId: [ops.putUpsert, HOSTS.api, "api"],
     delete: [ops.delete, HOSTS.api, "api"],
     post: [ops.post, HOSTS.api, "api"],
+    batch: [batch?.request, HOSTS.api, "api"],
     floor: [floorOp, HOSTS.floor, "floor"],
     floorRewrite: [floorRewriteOp, HOSTS.floor, "floor"],
   };

@@ -5,6 +5,11 @@
 // probe's bare rewriter pass (one no-op handler per element and per text chunk, workerd CPU per
 // call) over the same description. Then a nightly full sync: 100 jobs sent again
 // unchanged, by batch and by single PUTs.
+//
+// Alone (a quick look at the batch row only): `node bench/lib/batch.mjs` — builds the bundles,
+// prints JSON; `BENCH_QUICK=1` for the quick run's sizes.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { childCpuMs } from "./cpu.mjs";
 import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
@@ -55,28 +60,39 @@ async function cleanedByApi(origin, employer, raw) {
   return JSON.parse(res.body).description;
 }
 
-export async function measureBatchSync({ origin, db, kv, rounds, seeded, problems, step }) {
-  const description = descriptionOf(2_000);
-  // Seeded as the API stores a job sent with this description: its cleaning and the input's digest.
-  const setup = async (name) => {
-    const employer = await createEmployer(db, kv, name);
-    const prefix = `B${employer.employerId}-`;
-    const cleaned = await cleanedByApi(origin, employer, description);
-    await seedJobs(db, employer.employerId, seeded, { prefix, status: "active", description: cleaned, sentAs: description });
-    return { ...employer, prefix, seeded };
-  };
-  const batchEmployer = await setup("Bench Batch Ltd.");
-  const singleEmployer = await setup("Bench Single Ltd.");
-  const json = (employer) => ({ "API-Key": employer.apiKey, "Content-Type": "application/json" });
+/** An employer with `seeded` active jobs stored as the API stores `description`: its cleaning and the input's digest. */
+async function seededEmployer({ origin, db, kv, seeded, name, description }) {
+  const employer = await createEmployer(db, kv, name);
+  const prefix = `B${employer.employerId}-`;
+  const cleaned = await cleanedByApi(origin, employer, description);
+  await seedJobs(db, employer.employerId, seeded, { prefix, status: "active", description: cleaned, sentAs: description });
+  return { ...employer, prefix, seeded };
+}
 
-  const nextBatchEntry = entries(batchEmployer, description, "LOAD");
-  const batchRequest = {
+/**
+ * The bench's batch against an employer of its own with `seeded` jobs: a request of 100 upserts
+ * of the mix (half updates of those jobs, half new ones). bench/profile.mjs profiles it too.
+ */
+export async function batchSyncSetup({ origin, db, kv, seeded }) {
+  const description = descriptionOf(2_000);
+  const employer = await seededEmployer({ origin, db, kv, seeded, name: "Bench Batch Ltd.", description });
+  const nextEntry = entries(employer, description, "LOAD");
+  const request = {
     host: HOSTS.api,
     method: "POST",
     path: `${API}/jobs/batch`,
-    headers: json(batchEmployer),
-    next: () => ({ body: JSON.stringify({ upsert: Array.from({ length: ENTRIES }, nextBatchEntry) }) }),
+    headers: { "API-Key": employer.apiKey, "Content-Type": "application/json" },
+    expect: 200,
+    next: () => ({ body: JSON.stringify({ upsert: Array.from({ length: ENTRIES }, nextEntry) }) }),
   };
+  return { employer, description, request };
+}
+
+export async function measureBatchSync({ origin, db, kv, rounds, seeded, problems, step }) {
+  const { employer: batchEmployer, description, request: batchRequest } = await batchSyncSetup({ origin, db, kv, seeded });
+  const singleEmployer = await seededEmployer({ origin, db, kv, seeded, name: "Bench Single Ltd.", description });
+  const json = (employer) => ({ "API-Key": employer.apiKey, "Content-Type": "application/json" });
+
   const nextSingle = entries(singleEmployer, description, "LOAD");
   const singleRequest = {
     host: HOSTS.api,
@@ -101,20 +117,32 @@ export async function measureBatchSync({ origin, db, kv, rounds, seeded, problem
     trips[size] = Number(res.headers["x-bench-d1-trips"]);
   }
 
-  // One client syncing, one request at a time: a 100-entry batch against 100 single PUTs.
-  const timed = async (request, times) => {
+  // One client syncing, one request at a time: a 100-entry batch against 100 single PUTs. Wall
+  // time per request, and workerd's CPU time per request (/proc, null elsewhere): on a shared
+  // machine the CPU moves far less with other work than the wall time does. The CPU is read
+  // after a pause on both sides, so that the work each request leaves for after its answer (the
+  // events' hand-over, the board's consumer) is counted with it.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
+  const cpuOf = {};
+  const timed = async (request, times, label) => {
     const ms = [];
+    if (label) await settle();
+    const cpuBefore = childCpuMs();
     for (let i = 0; i < times; i++) {
       const res = await send(origin, { ...request, ...request.next() });
       if (res.status !== 200 && res.status !== 201) problems.push(`${request.method} ${request.path}: ${res.status} ${res.body.slice(0, 200)}`);
       ms.push(res.ms);
     }
+    if (label) {
+      await settle();
+      cpuOf[label] = cpuBefore === null ? null : (childCpuMs() - cpuBefore) / times;
+    }
     return ms.reduce((a, b) => a + b, 0) / ms.length;
   };
   await timed(batchRequest, 1);
-  const batchMs = await timed(batchRequest, rounds);
+  const batchMs = await timed(batchRequest, rounds, "batch");
   await timed(singleRequest, 5);
-  const singleMs = await timed(singleRequest, ENTRIES * rounds);
+  const singleMs = await timed(singleRequest, ENTRIES * rounds, "single");
   // The probe's bare rewriter pass over the same description, workerd CPU per call.
   const bare = (await perCall(origin, description, ["floor"], { times: 300, rounds: 3 }, problems)).floor;
 
@@ -140,12 +168,17 @@ export async function measureBatchSync({ origin, db, kv, rounds, seeded, problem
     },
     trips,
   };
+  outcome.batch.cpuMsPerRequest = cpuOf.batch;
+  outcome.single.cpuMsPerRequest = cpuOf.single;
+  // Jobs per CPU second by batch ÷ by single PUTs.
+  outcome.cpuRatio = cpuOf.batch && cpuOf.single ? (ENTRIES * cpuOf.single) / cpuOf.batch : null;
   outcome.ratio = outcome.batch.jobsPerSecond / outcome.single.jobsPerSecond;
   outcome.bareRatio = outcome.batch.jobsPerSecond / outcome.bare.jobsPerSecond;
   outcome.resend.ratio = outcome.resend.batch.jobsPerSecond / outcome.resend.single.jobsPerSecond;
   step(
     `batch sync: ${outcome.batch.jobsPerSecond.toFixed(0)} jobs/s in batches of ${ENTRIES} vs ${outcome.single.jobsPerSecond.toFixed(0)} jobs/s by PUT = ${outcome.ratio.toFixed(1)}×; ` +
-      `${outcome.bareRatio.toFixed(2)}× a bare rewriter pass over the description (${outcome.bare.msPerCall.toFixed(2)} ms); round trips at 1/10/100 entries: ${trips[1]}/${trips[10]}/${trips[100]}`,
+      `${outcome.bareRatio.toFixed(2)}× a bare rewriter pass over the description (${outcome.bare.msPerCall.toFixed(2)} ms); round trips at 1/10/100 entries: ${trips[1]}/${trips[10]}/${trips[100]}; ` +
+      `workerd CPU ${cpuOf.batch?.toFixed(0)} ms per batch vs ${cpuOf.single?.toFixed(1)} ms per PUT = ${outcome.cpuRatio?.toFixed(1)}× jobs per CPU second`,
   );
   step(
     `resend of ${ENTRIES} unchanged jobs: ${outcome.resend.batch.jobsPerSecond.toFixed(0)} jobs/s by batch vs ${outcome.resend.single.jobsPerSecond.toFixed(0)} jobs/s by PUT = ${outcome.resend.ratio.toFixed(1)}×`,
@@ -190,4 +223,51 @@ export async function measureReconcile({ origin, db, kv, samples, problems, step
   outcome.ratio = outcome.reconcileP50 / outcome.batchP50;
   step(`reconcile of ${COUNT} referenceIds against ${COUNT} active jobs: ${trips} round trip(s), p50 ${outcome.reconcileP50.toFixed(1)} ms ÷ a batch of ${ENTRIES} upserts ${outcome.batchP50.toFixed(1)} ms = ${outcome.ratio.toFixed(2)} ×`);
   return outcome;
+}
+
+// `node bench/lib/batch.mjs`: the batch row alone (measureBatchSync, not reconcile), in a runtime
+// of its own, on fresh bundles, with run.mjs's sizes (BENCH_BATCH_SEEDED, BENCH_BATCH_ROUNDS).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  // wrangler.toml and .dev.vars are read relative to the working directory, as under npm run.
+  process.chdir(root);
+  const { rm } = await import("node:fs/promises");
+  const { bundleWorker } = await import("./build.mjs");
+  const { applyMigrations, startRuntime } = await import("./runtime.mjs");
+  const { claimShardStatements } = await import("../../src/shards/identity.ts");
+  const QUICK = process.env.BENCH_QUICK === "1";
+  const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+  const build = `${root}bench/.build-batch`;
+  await rm(build, { recursive: true, force: true });
+  const started = Date.now();
+  const step = (message) => console.log(`[batch ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
+  const [apiScript, probeScript] = await Promise.all([bundleWorker(root, `${build}/api`), bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" })]);
+  step("built");
+  // The runtime's A/B Workers (no posting rules, no view counting) are not used here: the API's bundle stands in.
+  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
+  const problems = [];
+  try {
+    const { db, boardDb, kv, origin } = runtime;
+    // Every database as run.mjs migrates it: the events' relay and the board's consumer run after each write.
+    await applyMigrations(db, `${root}drizzle`);
+    const shard1 = await runtime.mf.getD1Database("DB_1", "api");
+    await applyMigrations(shard1, `${root}drizzle`);
+    await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
+    await applyMigrations(boardDb, `${root}drizzle/board`);
+    await applyMigrations(await runtime.mf.getD1Database("ALERTS_DB", "api"), `${root}drizzle/alerts`);
+    step(`workerd up at ${origin}`);
+    const outcome = await measureBatchSync({
+      origin,
+      db,
+      kv,
+      rounds: setting("BENCH_BATCH_ROUNDS", 5, 2),
+      seeded: setting("BENCH_BATCH_SEEDED", 20_000, 2_000),
+      problems,
+      step,
+    });
+    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
+  } finally {
+    await runtime.mf.dispose();
+  }
+  process.exit(problems.length ? 1 : 0);
 }

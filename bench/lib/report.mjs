@@ -254,6 +254,11 @@ export function evaluate(r) {
       details: [
         `a ${r.batchSync.entriesPerBatch}-entry batch took ${fixed(r.batchSync.batch.msPerRequest, 1)} ms, a single PUT ${fixed(r.batchSync.single.msPerRequest, 1)} ms`,
         `D1 round trips per batch: ${r.batchSync.trips[1]} / ${r.batchSync.trips[10]} / ${r.batchSync.trips[100]} at 1 / 10 / 100 entries`,
+        ...(r.batchSync.cpuRatio
+          ? [
+              `workerd's CPU: ${fixed(r.batchSync.batch.cpuMsPerRequest, 0)} ms per batch, ${fixed(r.batchSync.single.cpuMsPerRequest, 1)} ms per PUT (the work each leaves for after its answer included) = ${fixed(r.batchSync.cpuRatio, 1)} × the jobs per CPU second`,
+            ]
+          : []),
       ],
     },
     ...(r.batchSync.bare

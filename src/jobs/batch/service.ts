@@ -8,22 +8,21 @@ import { etagOf, ifMatchPasses, parsePreconditions } from "../etag";
 import { bodyErrors, evaluate, prefetchOwnedPlaces, prepareBody, type PreparedBody } from "../evaluate";
 import { eventsOfWrite } from "../events";
 import {
-  deletedEventStatement,
   EmployerChanged,
   employerGuard,
   deleteStatements,
   findJobsByReferenceWithOwner,
   jobEventsByReferenceStatement,
-  insertStatements,
   isReferenceIdConflict,
   PlaceLimitReached,
   RevisionMismatch,
-  updateStatements,
+  upsertStatements,
   writeJobs,
   type JobRow,
+  type UpdatedJob,
 } from "../repository";
 import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
-import { changesOf } from "../rules";
+import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
 import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
 import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
@@ -33,7 +32,9 @@ import { BatchDeleteEntrySchema, BatchUpsertEntrySchema, type BatchRequest, type
 
 // DESIGN 12: many PUT /jobs and DELETE /jobs bodies in one request. Each entry is judged by
 // the very functions that judge the single request (prepareBody, evaluate); the reads and the
-// writes are set-based: one read of every named job, one atomic write batch for all of them.
+// writes are set-based: one read of every named job, one atomic write batch for all of them,
+// whose statements are one per table or kind of change for all the entries at once (the
+// single request's statements, for a list of one: src/jobs/repository/writes.ts).
 
 type Op = "upsert" | "delete";
 
@@ -50,10 +51,13 @@ interface Entry {
   overPlaceLimit?: boolean;
 }
 
-/** What one attempt decided for an entry: its answer, and the statements that store it. */
+/** What an entry writes: a new job, a change of a stored one, or its deletion. */
+type Write = { insert: JobState } | { update: UpdatedJob } | { delete: { id: number; revision: number } };
+
+/** What one attempt decided for an entry: its answer, and what it writes (none for a failure, a no-op or a dry run). */
 interface Plan {
   result: BatchResult;
-  statements: SQL[];
+  write?: Write;
   /** The job to show in the answer once written (or as it is, for a no-op). */
   show?: { referenceId: string } | { row: JobRow };
   /** An upsert's events, recorded for all upserts at once after their writes. */
@@ -79,7 +83,6 @@ const problemMembers = (problem: ProblemError) => ({
 
 const failed = (entry: Entry, problem: ProblemError, etag?: string): Plan => ({
   result: { op: entry.op, index: entry.index, referenceId: entry.referenceId, status: problem.status, ...(etag ? { etag } : {}), ...problemMembers(problem) },
-  statements: [],
 });
 
 /** The entry's If-Match as a header value, by the entry schema's own rule; a broken one is that entry's 400. */
@@ -124,10 +127,10 @@ interface Attempt {
 
 /**
  * One entry against the jobs as read and the owner's settings (which judge its posting rules):
- * its answer, its statements (none for a failure, a no-op or a dry run) and, for an upsert
+ * its answer, what it writes (nothing for a failure, a no-op or a dry run) and, for an upsert
  * that writes, the events it emits.
  */
-async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, { now, occurredAt, employer, dryRun }: Attempt): Promise<Plan> {
+async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefined, { now, employer, dryRun }: Attempt): Promise<Plan> {
   if (entry.problem) return failed(entry, entry.problem);
   if (entry.overPlaceLimit) return placeLimitPlan(entry);
   const referenceId = entry.referenceId!;
@@ -140,11 +143,8 @@ async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefin
 
   if (entry.op === "delete") {
     if (!current) return failed(entry, new NotFoundError("You have no job with this referenceId."));
-    if (dryRun) return { result: { ...base, status: 204 }, statements: [] };
-    return {
-      result: { ...base, status: 204 },
-      statements: [deletedEventStatement(caller.employerId, current.id, occurredAt), ...deleteStatements(caller.employerId, current.id, current.revision)],
-    };
+    if (dryRun) return { result: { ...base, status: 204 } };
+    return { result: { ...base, status: 204 }, write: { delete: { id: current.id, revision: current.revision } } };
   }
 
   const prepared = entry.prepared!;
@@ -160,17 +160,17 @@ async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefin
   }
   const status = current ? 200 : 201;
   if (dryRun) {
-    return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) }, statements: [] };
+    return { result: { ...base, status, job: toJobPreview(previewRow(job, stored, prepared.reference)) } };
   }
   if (!current) {
-    return { result: { ...base, status }, statements: insertStatements(caller.employerId, job, now), show: { referenceId }, events: eventsOfWrite(null, job, true) };
+    return { result: { ...base, status }, write: { insert: job }, show: { referenceId }, events: eventsOfWrite(null, job, true) };
   }
   const before = toJobState(current);
   const change = changesOf(before, job);
-  if (!change.any) return { result: { ...base, status }, statements: [], show: { row: current } };
+  if (!change.any) return { result: { ...base, status }, show: { row: current } };
   return {
     result: { ...base, status },
-    statements: updateStatements(caller.employerId, current.id, current.revision, { ...change, job }, now),
+    write: { update: { id: current.id, revision: current.revision, change: { ...change, job } } },
     show: { referenceId },
     events: eventsOfWrite(before, job, true),
   };
@@ -204,10 +204,19 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     const plans = await Promise.all(entries.map((entry) => planEntry(caller, entry, entry.referenceId === null ? undefined : current.get(entry.referenceId), judging)));
     const results = plans.map((plan) => plan.result);
     const unchanged = new Map(plans.flatMap((plan) => (plan.show && "row" in plan.show ? [[plan.show.row.referenceId!, plan.show.row] as const] : [])));
-    // The upserts' events after all their writes (each job as the batch left it), before the deletes'.
-    const ofOp = (op: Op) => plans.filter((plan) => plan.result.op === op).flatMap((plan) => plan.statements);
+    // The upserts' events after all their writes (each job as the batch left it), before the
+    // deletes' (each recorded before its delete); every list in the entries' order.
+    const writes = plans.flatMap((plan) => (plan.write ? [plan.write] : []));
     const upsertEvents = plans.flatMap((plan) => (plan.events ? [{ referenceId: plan.result.referenceId!, types: plan.events }] : []));
-    const statements = [...ofOp("upsert"), ...jobEventsByReferenceStatement(caller.employerId, upsertEvents, judging.occurredAt), ...ofOp("delete")];
+    const statements = [
+      ...upsertStatements(
+        caller.employerId,
+        { inserts: writes.flatMap((write) => ("insert" in write ? [write.insert] : [])), updates: writes.flatMap((write) => ("update" in write ? [write.update] : [])) },
+        judging.now,
+      ),
+      ...jobEventsByReferenceStatement(caller.employerId, upsertEvents, judging.occurredAt),
+      ...deleteStatements(caller.employerId, writes.flatMap((write) => ("delete" in write ? [write.delete] : [])), judging.occurredAt),
+    ];
     if (options.validateOnly || (statements.length === 0 && !options.extras)) return withJobs(results, unchanged);
 
     const written = plans.flatMap((plan) => (plan.show && "referenceId" in plan.show ? [plan.show.referenceId] : []));
@@ -224,7 +233,7 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     } catch (error) {
       if (error instanceof PlaceLimitReached) {
         // Which entry crossed the limit is not known: every entry creating a place of its own fails.
-        for (const [i, plan] of plans.entries()) if (plan.statements.length && createsPlace(entries[i])) entries[i].overPlaceLimit = true;
+        for (const [i, plan] of plans.entries()) if (plan.write && createsPlace(entries[i])) entries[i].overPlaceLimit = true;
         continue;
       }
       // Another request changed, created or deleted one of these jobs between the read and the

@@ -7,8 +7,13 @@ import { jobIdOf, type JobKey } from "./statements";
 
 // What a job's change records in the events outbox, in the change's own batch (DESIGN 13, 16).
 
-export const deletedJobSource = sql`employer_id, id AS subject_id, revision,
-  json_object('job', json_object('id', id, 'referenceId', reference_id)) AS data`;
+/** DESIGN 13: a deleted job's event names only what it was; `j` the job's table (alias and dot) or nothing. */
+const deletedJobColumns = (j: "" | "j.") =>
+  sql.raw(`${j}employer_id AS employer_id, ${j}id AS subject_id, ${j}revision AS revision,
+  json_object('job', json_object('id', ${j}id, 'referenceId', ${j}reference_id)) AS data`);
+
+/** A deleted job's event, the source of recordEvents, on table `jobs`. */
+export const deletedJobSource = deletedJobColumns("");
 
 /** The events of a job's change, for the write batch that stores it (the job as it is then). */
 export function jobEventStatements(employerId: number, key: JobKey, types: JobEventType[], occurredAt: number): SQL[] {
@@ -42,9 +47,16 @@ export function jobEventsByReferenceStatement(employerId: number, changes: { ref
   ];
 }
 
-/** A batch entry's `job.deleted`, recorded before its delete statement. */
-export function deletedEventStatement(employerId: number, id: number, occurredAt: number): SQL {
-  return recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource} FROM jobs WHERE id = ${id} AND employer_id = ${employerId}`);
+/**
+ * The `job.deleted` events of the jobs a batch deletes, in their order, recorded before their
+ * delete: `from` a row source (src/db/lists.ts) whose rows name each job by `id`.
+ */
+export function deletedEventsStatement(employerId: number, from: SQL, id: SQL, occurredAt: number): SQL {
+  return recordEventsByRow(
+    occurredAt,
+    sql`SELECT ${deletedJobColumns("j.")}, '["job.deleted"]' AS types, r.key AS position
+      FROM ${from} JOIN jobs j ON j.id = ${id} WHERE +j.employer_id = ${employerId}`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 // All of the jobs capability's SQL, split by what it does; other code imports it from here.
 export { JOB_FROM, publicColumns, selectedColumns } from "./columns";
-export { deletedEventStatement, jobEventStatements, jobEventsByReferenceStatement, scheduledEventSource, unchangedJobEventSource } from "./event-sources";
+export { jobEventStatements, jobEventsByReferenceStatement, scheduledEventSource, unchangedJobEventSource } from "./event-sources";
 export { listJobs, type ListFilter } from "./list";
 export { reconcileJobs, unlistedJobs, type Affected, type ReconcileAction } from "./reconcile";
 export { findJob, findJobsByReference, findJobsByReferenceWithOwner, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
@@ -12,12 +12,14 @@ export {
   deleteStatements,
   findOwnedPlaces,
   insertJob,
-  insertStatements,
   isReferenceIdConflict,
   MAX_OWNED_PLACES,
   updateJob,
-  updateStatements,
+  upsertStatements,
+  WATCHED_COLUMNS,
   type ExtraStatements,
   type JobUpdate,
+  type JobWrites,
+  type UpdatedJob,
   type OwnedPlace,
 } from "./writes";
