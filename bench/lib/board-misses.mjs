@@ -10,7 +10,8 @@
 // bundles, seeds the board as the bench's quick run does (its sizes, the same seed functions, the
 // board filled by cron "board:rebuild" through the queue), prints JSON. BENCH_LARGE, BENCH_WRITE_POOL,
 // BENCH_DELETE_POOL, BENCH_CONNECTIONS, BENCH_BOARD_MISSES_SECONDS and BENCH_BOARD_MISSES_ROUNDS
-// change its sizes.
+// change its sizes; BENCH_BOARD_MISSES_ONLY=noPut,bare measures only those variants (with the API
+// as is and floor (b)).
 import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { load } from "./load.mjs";
@@ -53,10 +54,13 @@ export const BOARD_MISS_VARIANTS = {
   },
 };
 
-/** Every variant bundled (in parallel) under `outdir`: `[{ name, host, scriptPath }]` for startRuntime's `variants`. */
-export async function bundleBoardMissVariants(root, outdir) {
+/**
+ * The variants bundled (in parallel) under `outdir`, all of them or those named in `only`:
+ * `[{ name, host, scriptPath }]` for startRuntime's `variants`.
+ */
+export async function bundleBoardMissVariants(root, outdir, only = Object.keys(BOARD_MISS_VARIANTS)) {
   return Promise.all(
-    Object.entries(BOARD_MISS_VARIANTS).map(async ([name, { patches }]) => ({
+    Object.entries(BOARD_MISS_VARIANTS).filter(([name]) => only.includes(name)).map(async ([name, { patches }]) => ({
       name: `board-${name}`,
       host: `${name.toLowerCase()}.board.bench`,
       scriptPath: await bundlePatched(root, `${outdir}/board-${name}`, patches),
@@ -130,7 +134,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [apiScript, probeScript, variants] = await Promise.all([
     bundleWorker(root, `${build}/api`),
     bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
-    bundleBoardMissVariants(root, build),
+    bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(",")),
   ]);
   step(`built the API, the probe and ${variants.length} variants`);
   const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, variants });
