@@ -4,7 +4,8 @@
 // (no boardResponses at all) and floor (b) (one `SELECT 1` through a session), all in one workerd
 // over the same BOARD_DB, loaded in turn: each round in one order, the next in the reverse one
 // (ABBA), so that a busy moment of the machine hits them alike. Each request a URL of its own, so
-// each is a miss. Reported as ratios to floor (b) and to the API as is, within the run.
+// each is a miss. Reported as ratios to floor (b) and to the API as is, within the run, with
+// workerd's CPU time per request (all its isolates: on this machine, what bounds the throughput).
 //
 // Alone: `node bench/lib/board-misses.mjs` (Node ≥ 24, e.g. node_modules/.bin/node) builds the
 // bundles, seeds the board as the bench's quick run does (its sizes, the same seed functions, the
@@ -14,6 +15,7 @@
 // as is and floor (b)).
 import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { childCpuMs } from "./cpu.mjs";
 import { load } from "./load.mjs";
 import { bundlePatched } from "./build.mjs";
 import { HOSTS } from "./runtime.mjs";
@@ -86,9 +88,14 @@ export async function measureBoardMisses(origin, { variants, connections, second
     for (const target of targets) await load(origin, { ...requestOf(target, path), connections, seconds: 1 });
     const slices = Object.fromEntries(targets.map((t) => [t.name, []]));
     const latency = Object.fromEntries(targets.map((t) => [t.name, []]));
+    // workerd's CPU (every isolate: the Worker, D1, the cache, the limiter) per request.
+    const cpu = Object.fromEntries(targets.map((t) => [t.name, { ms: 0, requests: 0 }]));
     for (let round = 0; round < rounds; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const cpuBefore = childCpuMs();
         const run = await load(origin, { ...requestOf(target, path), connections, seconds });
+        cpu[target.name].ms += childCpuMs() - cpuBefore;
+        cpu[target.name].requests += run.requests;
         if (Object.keys(run.statuses).some((code) => code !== "200") || run.errors) problems.push(`board misses ${pathName} (${target.name}): ${JSON.stringify(run.statuses)}, ${run.errors} errors`);
         slices[target.name].push(run.requestsPerSecond);
         latency[target.name].push(run.latencyMs.mean);
@@ -103,13 +110,16 @@ export async function measureBoardMisses(origin, { variants, connections, second
           ofFloorB: rates[t.name] / rates.floorB,
           ofAsIs: rates[t.name] / rates.asIs,
           meanLatencyMs: mean(latency[t.name]),
+          workerdCpuMsPerRequest: cpu[t.name].ms / cpu[t.name].requests,
           slices: slices[t.name],
         },
       ]),
     );
     step(
       `board misses, ${pathName}: ` +
-        targets.map((t) => `${t.name} ${rates[t.name].toFixed(0)} req/s (${(rates[t.name] / rates.floorB).toFixed(2)} × floor (b), ${(rates[t.name] / rates.asIs).toFixed(2)} × as is)`).join("; "),
+        targets
+          .map((t) => `${t.name} ${rates[t.name].toFixed(0)} req/s (${(rates[t.name] / rates.floorB).toFixed(2)} × floor (b), ${(rates[t.name] / rates.asIs).toFixed(2)} × as is; workerd ${(cpu[t.name].ms / cpu[t.name].requests).toFixed(2)} ms CPU/request)`)
+          .join("; "),
     );
   }
   return outcome;
@@ -124,6 +134,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { applyMigrations, startRuntime } = await import("./runtime.mjs");
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { rebuildBoard } = await import("./board.mjs");
+  const { measureBoardLatency } = await import("./capabilities.mjs");
   const { claimShardStatements } = await import("../../src/shards/identity.ts");
   const setting = (name, fallback) => Number(process.env[name] ?? fallback);
   const started = Date.now();
@@ -158,6 +169,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       await seedJobs(db, employer.employerId, count, options);
     }
     const rebuild = await rebuildBoard(origin, { db: [db, shard1], boardDb, label: "board misses", problems, step });
+    // The word index as the rebuild through the queue left it: one segment per merge FTS5 left undone.
+    const words = await boardDb.prepare("SELECT count(DISTINCT segid) AS segments, (SELECT sum(length(block)) FROM board_search_data) AS bytes FROM board_search_idx").first();
+    step(`word index after the rebuild: ${words.segments} segments, ${(words.bytes / 2 ** 20).toFixed(1)} MiB`);
+    // One at a time, as the bench reports them next to the throughput.
+    const latency = await measureBoardLatency(origin, { db, samples: setting("BENCH_BOARD_SAMPLES", 20) });
+    step(`one at a time (misses): list p50 ${latency.list.p50.toFixed(2)} ms, q p50 ${latency.q.p50.toFixed(2)} ms`);
     const outcome = await measureBoardMisses(origin, {
       variants,
       connections: setting("BENCH_CONNECTIONS", 10),
@@ -166,7 +183,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       problems,
       step,
     });
-    console.log(JSON.stringify({ date: new Date().toISOString(), boardJobs: rebuild.jobs, ...outcome, problems }, null, 2));
+    console.log(JSON.stringify({ date: new Date().toISOString(), boardJobs: rebuild.jobs, wordIndex: words, oneAtATime: { list: latency.list, q: latency.q }, ...outcome, problems }, null, 2));
   } finally {
     await runtime.mf.dispose();
   }
