@@ -36,15 +36,15 @@ export const BOARD_MISS_PATHS = { list: `${API}/board/jobs?pageSize=20`, q: `${A
 export const BOARD_MISS_VARIANTS = {
   noLimiter: {
     label: "without the rate limiter call",
-    patches: [[CACHE, "await c.env.BOARD_RATE_LIMITER.limit({ key: `address:${clientAddress(c)}` })", "({ success: true })"]],
+    patches: [[CACHE, "c.env.BOARD_RATE_LIMITER.limit({ key: `address:${clientAddress(c)}` })", "Promise.resolve({ success: true })"]],
   },
   noLookup: {
     label: "without the cache lookup",
-    patches: [[CACHE, "await caches.default.match(key)", "undefined"]],
+    patches: [[CACHE, "caches.default.match(key)", "undefined"]],
   },
   noPut: {
     label: "without the cache put",
-    patches: [[CACHE, 'afterResponse(c, caches.default.put(key, res.clone()), "board cache put failed");', ""]],
+    patches: [[CACHE, 'afterResponse(c, caches.default.put(key, new Response(body, res)), "board cache put failed");', ""]],
   },
   noEtag: {
     label: "without the ETag digest",
