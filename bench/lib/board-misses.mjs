@@ -170,8 +170,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     const rebuild = await rebuildBoard(origin, { db: [db, shard1], boardDb, label: "board misses", problems, step });
     // The word index as the rebuild through the queue left it: one segment per merge FTS5 left undone.
-    const words = await boardDb.prepare("SELECT count(DISTINCT segid) AS segments, (SELECT sum(length(block)) FROM board_search_data) AS bytes FROM board_search_idx").first();
-    step(`word index after the rebuild: ${words.segments} segments, ${(words.bytes / 2 ** 20).toFixed(1)} MiB`);
+    const words = await boardDb
+      .prepare(
+        `SELECT count(DISTINCT segid) AS segments, (SELECT sum(length(block)) FROM board_search_data) AS bytes,
+          (SELECT count(*) FROM board_search WHERE board_search MATCH '"accountant"') AS accountants FROM board_search_idx`,
+      )
+      .first();
+    step(`word index after the rebuild: ${words.segments} segments, ${(words.bytes / 2 ** 20).toFixed(1)} MiB; q=accountant matches ${words.accountants} of ${rebuild.jobs} jobs`);
     // One at a time, as the bench reports them next to the throughput.
     const latency = await measureBoardLatency(origin, { db, samples: setting("BENCH_BOARD_SAMPLES", 20) });
     step(`one at a time (misses): list p50 ${latency.list.p50.toFixed(2)} ms, q p50 ${latency.q.p50.toFixed(2)} ms`);
