@@ -1,7 +1,8 @@
 // Issue 38: where a board cache miss's time goes. The API as deployed, next to builds of it from
 // a copy of src/ with one piece of the board's miss path taken out (src/board/cache.ts: the rate
 // limiter, the Cache API lookup, the put after the answer, the ETag's digest), the bare handler
-// (no boardResponses at all) and floor (b) (one `SELECT 1` through a session), all in one workerd
+// (no boardResponses at all), floor (b) (one `SELECT 1` through a session) and floor (e) (floor (b)
+// with the limiter, a Cache API lookup that misses and a put: bench/floor-worker.js), all in one workerd
 // over the same BOARD_DB, loaded in turn: each round in one order, the next in the reverse one
 // (ABBA), so that a busy moment of the machine hits them alike. Each request a URL of its own, so
 // each is a miss. Reported as ratios to floor (b) and to the API as is, within the run, with
@@ -78,10 +79,13 @@ export async function measureBoardMisses(origin, { variants, connections, second
   const targets = [
     { name: "asIs", label: "the API as is", host: HOSTS.api },
     ...variants.map((variant) => ({ name: variant.name.replace(/^board-/, ""), label: BOARD_MISS_VARIANTS[variant.name.replace(/^board-/, "")].label, host: variant.host })),
+    { name: "floorE", label: "floor (e): floor (b) with the limiter, a lookup that misses and a put", host: HOSTS.floor, path: "/floor/cached", fresh: true },
     { name: "floorB", label: "floor (b)", host: HOSTS.floor, path: "/floor/d1" },
   ];
-  const requestOf = (target, path) =>
-    target.path ? { host: target.host, path: target.path } : { host: target.host, path, next: () => ({ path: fresh(path) }) };
+  const requestOf = (target, path) => {
+    const asked = target.path ?? path;
+    return target.path && !target.fresh ? { host: target.host, path: asked } : { host: target.host, path: asked, next: () => ({ path: fresh(asked) }) };
+  };
   const outcome = { connections, seconds, rounds, paths: BOARD_MISS_PATHS, targets: Object.fromEntries(targets.map((t) => [t.name, t.label])), byPath: {} };
   for (const [pathName, path] of Object.entries(BOARD_MISS_PATHS)) {
     // One short slice each first: a Worker's first requests are its slowest.
@@ -109,6 +113,7 @@ export async function measureBoardMisses(origin, { variants, connections, second
           requestsPerSecond: rates[t.name],
           ofFloorB: rates[t.name] / rates.floorB,
           ofAsIs: rates[t.name] / rates.asIs,
+          ofFloorE: rates[t.name] / rates.floorE,
           meanLatencyMs: mean(latency[t.name]),
           workerdCpuMsPerRequest: cpu[t.name].ms / cpu[t.name].requests,
           slices: slices[t.name],
@@ -119,7 +124,8 @@ export async function measureBoardMisses(origin, { variants, connections, second
       `board misses, ${pathName}: ` +
         targets
           .map((t) => `${t.name} ${rates[t.name].toFixed(0)} req/s (${(rates[t.name] / rates.floorB).toFixed(2)} × floor (b), ${(rates[t.name] / rates.asIs).toFixed(2)} × as is; workerd ${(cpu[t.name].ms / cpu[t.name].requests).toFixed(2)} ms CPU/request)`)
-          .join("; "),
+          .join("; ") +
+        `; as is ÷ floor (e) = ${(rates.asIs / rates.floorE).toFixed(2)}`,
     );
   }
   return outcome;

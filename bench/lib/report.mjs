@@ -117,7 +117,8 @@ export function evaluate(r) {
           .filter(([variant]) => split[variant])
           .map(([variant, label]) => `${label} ${fixed(split[variant].ofFloorB)} (${fixed(split[variant].workerdCpuMsPerRequest)} ms)`)
           .join(", ") +
-        `; floor (b) ${fixed(split.floorB.workerdCpuMsPerRequest)} ms`,
+        `; floor (b) ${fixed(split.floorB.workerdCpuMsPerRequest)} ms` +
+        (split.floorE ? `; floor (e) (floor (b) with the limiter, a lookup that misses and a put) ${fixed(split.floorE.ofFloorB)} (${fixed(split.floorE.workerdCpuMsPerRequest)} ms), as is ÷ floor (e) = ${fixed(split.asIs.ofFloorE)}` : ""),
     ];
   };
   return [
