@@ -12,6 +12,7 @@ import { measureAlerts } from "./lib/alerts.mjs";
 import { measureBatchSync, measureReconcile } from "./lib/batch.mjs";
 import { measureColdStart } from "./lib/cold-start.mjs";
 import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./lib/board.mjs";
+import { bundleBoardMissVariants, measureBoardMisses } from "./lib/board-misses.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureViewCounting, measureWebhookOverhead } from "./lib/capabilities.mjs";
 import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
 import { writeDocument } from "../scripts/openapi.mjs";
@@ -88,6 +89,9 @@ const ALERTS_SMALL = setting("BENCH_ALERTS_SMALL", 1_000, 100);
 const ALERTS_LARGE = setting("BENCH_ALERTS_LARGE", 100_000, 5_000);
 const ALERTS_SAMPLES = setting("BENCH_ALERTS_SAMPLES", 100, 20);
 const ALERTS_DAY_JOBS = setting("BENCH_ALERTS_DAY_JOBS", 40, 10);
+// Issue 38: rounds of the board misses' split (each round one slice per variant, the order
+// reversed every other round).
+const BOARD_MISSES_ROUNDS = setting("BENCH_BOARD_MISSES_ROUNDS", 4, 2);
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -99,12 +103,14 @@ step(`building (wrangler deploy --dry-run) on Node ${process.version}, ${os.cpus
 await rm(build, { recursive: true, force: true });
 await mkdir(build, { recursive: true });
 await writeDocument(); // the OpenAPI document the Worker serves, from this code (scripts/openapi.mjs)
-const [apiScript, probeScript, noRulesScript, noViewsScript, bundle] = await Promise.all([
+const [apiScript, probeScript, noRulesScript, noViewsScript, bundle, boardMissVariants] = await Promise.all([
   bundleWorker(root, `${build}/api`),
   bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
   bundleWithoutPostingRules(root, `${build}/norules`),
   bundleWithoutViewCounting(root, `${build}/noviews`),
   measureBundle(root, `${build}/min`),
+  // The API with one piece of the board's miss path taken out, each (bench/lib/board-misses.mjs).
+  bundleBoardMissVariants(root, build),
 ]);
 step(`bundle: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.minifiedBytes / 1024).toFixed(1)} KiB minified)`);
 
@@ -113,7 +119,7 @@ const scripts = { apiScript, probeScript, noRulesScript, noViewsScript, floorScr
 const coldStart = await measureColdStart(root, scripts, { rounds: COLD_START_ROUNDS, problems, step });
 // DESIGN 24: reach on against off, in two runtimes of their own (with the search engines' stubs), also before the main one.
 const reach = await measureReach(root, apiScript, { connections: CONNECTIONS, seconds: SLICE_SECONDS * 2, rounds: REACH_ROUNDS, problems, step });
-const runtime = await startRuntime(root, scripts);
+const runtime = await startRuntime(root, { ...scripts, variants: boardMissVariants });
 const { db, boardDb, kv, origin } = runtime;
 try {
   const migrations = await applyMigrations(db, `${root}drizzle`);
@@ -432,6 +438,8 @@ try {
   step(`board p50 (misses) at ${boardSmall.activeJobs} → ${boardLarge.activeJobs} active jobs: list ${boardSmall.list.p50.toFixed(2)} → ${boardLarge.list.p50.toFixed(2)} ms, q ${boardSmall.q.p50.toFixed(2)} → ${boardLarge.q.p50.toFixed(2)} ms`);
   const board = { small: boardSmall, large: boardLarge, ...(await measureBoard(origin, { connections: CONNECTIONS, seconds: SLICE_SECONDS * ROUNDS, samples: BOARD_SAMPLES, problems, step })) };
   board.rebuilds = { small: rebuildSmall, large: rebuildLarge };
+  // Where a miss's time goes: the same two requests on the API as is, on the variants and on floor (b), in turn.
+  board.misses = await measureBoardMisses(origin, { variants: boardMissVariants, connections: CONNECTIONS, seconds: SLICE_SECONDS, rounds: BOARD_MISSES_ROUNDS, problems, step });
   board.radius = await measureRadius(origin, { samples: BOARD_SAMPLES, problems, step });
   board.staleness = await measureStaleness(origin, {
     employer: stale,

@@ -57,8 +57,19 @@ function packageOf(file) {
 /** Replaces `from` by `to` in a file, and fails when `from` is not there (the source moved on). */
 async function patch(file, from, to) {
   const text = await readFile(file, "utf8");
-  if (!text.includes(from)) throw new Error(`${file} no longer contains ${JSON.stringify(from.slice(0, 60))}: update bench/lib/build.mjs`);
+  if (!text.includes(from)) throw new Error(`${file} no longer contains ${JSON.stringify(from.slice(0, 60))}: update the bench's patch`);
   await writeFile(file, text.replace(from, to));
+}
+
+/**
+ * The API built from a copy of src/ with `patches` applied (`[file under src/, from, to]`, each
+ * `from` required to be there), bundled like the real one.
+ */
+export async function bundlePatched(root, outdir, patches) {
+  const src = join(outdir, "src");
+  await cp(join(root, "src"), src, { recursive: true });
+  for (const [file, from, to] of patches) await patch(join(src, file), from, to);
+  return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
 }
 
 /**

@@ -104,7 +104,23 @@ export function evaluate(r) {
   const withDetails = (target, details) => ({ ...target, details });
   const boardAlone = (kind) => [
     `one request at a time: p50 ${fixed(r.board.large[kind].p50)} ms against ${fixed(r.sequential["floor.d1"].p50)} ms for floor (b)`,
+    ...boardMissesSplit(kind),
   ];
+  // Issue 38 (bench/lib/board-misses.mjs): the API as is and with one piece of the miss path taken out, in turn.
+  const boardMissesSplit = (kind) => {
+    const split = r.board.misses?.byPath[kind];
+    if (!split) return [];
+    const name = { asIs: "as is", noLimiter: "without the limiter", noLookup: "without the cache lookup", noPut: "without the cache put", noEtag: "without the ETag digest", bare: "the bare handler" };
+    return [
+      `the miss path's split (bench/lib/board-misses.mjs, ${r.board.misses.rounds} slices of ${r.board.misses.seconds} s each in turn), × floor (b) and workerd's CPU a request: ` +
+        Object.entries(name)
+          .filter(([variant]) => split[variant])
+          .map(([variant, label]) => `${label} ${fixed(split[variant].ofFloorB)} (${fixed(split[variant].workerdCpuMsPerRequest)} ms)`)
+          .join(", ") +
+        `; floor (b) ${fixed(split.floorB.workerdCpuMsPerRequest)} ms` +
+        (split.floorE ? `; floor (e) (floor (b) with the limiter, a lookup that misses and a put) ${fixed(split.floorE.ofFloorB)} (${fixed(split.floorE.workerdCpuMsPerRequest)} ms), as is ÷ floor (e) = ${fixed(split.asIs.ofFloorE)}` : ""),
+    ];
+  };
   return [
     throughput("getOne", "getOne", "GET one job (100 000 jobs)", 0.9),
     throughput("listPage1", "listPage1Large", "List page 1 (100 000 jobs)", 0.85),

@@ -39,22 +39,25 @@ export function builtWorkerBindings(root) {
  * One workerd with fresh in-memory state and three Workers sharing the same D1 databases (DB and
  * the board's BOARD_DB) and KV namespace: the API as deployed, the probe (the API behind a round-trip counter, plus
  * cron and cleaner hooks) and the floor. Requests pick a Worker by Host.
+ * The API without posting rules and without view counting join them when their scripts are given;
+ * `variants` (`[{ name, host, scriptPath }]`) are more builds of the API, each under its own host,
+ * without queue consumers (bench/lib/board-misses.mjs).
  * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
  * as for the bench, there is no inspector.
  */
-export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript }, options = {}) {
+export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript, variants = [] }, options = {}) {
   const { workerOptions, bindings } = builtWorkerBindings(root);
   if (!bindings.durableObjects.RELAY) throw new Error("wrangler.toml [env.load] declares no RELAY Durable Object");
   if (!bindings.d1Databases?.BOARD_DB) throw new Error("wrangler.toml [env.load] declares no BOARD_DB database");
   if (!Object.values(bindings.queueProducers ?? {}).some((q) => q.queueName === BOARD_QUEUE)) {
     throw new Error(`wrangler.toml [env.load] declares no producer for ${BOARD_QUEUE}`);
   }
-  const asBuilt = (name, scriptPath, extra = {}) => ({
+  const asBuilt = (name, scriptPath, extra = {}, host = HOSTS[name]) => ({
     ...bindings,
     name,
     modules: true,
     scriptPath,
-    routes: [`${HOSTS[name]}/*`],
+    routes: [`${host}/*`],
     ...extra,
   });
   // wrangler hands out options in Miniflare 4's shape; Miniflare 5 converts them itself.
@@ -76,9 +79,10 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
       }),
       asBuilt("probe", probeScript),
       // The API without posting rules (bench/lib/build.mjs), for the writes' A/B.
-      asBuilt("noRules", noRulesScript),
+      ...(noRulesScript ? [asBuilt("noRules", noRulesScript)] : []),
       // The API without view counting, for the board reads' A/B (DESIGN 21).
-      asBuilt("noViews", noViewsScript),
+      ...(noViewsScript ? [asBuilt("noViews", noViewsScript)] : []),
+      ...variants.map((variant) => asBuilt(variant.name, variant.scriptPath, {}, variant.host)),
       {
         name: "floor",
         modules: true,

@@ -3,8 +3,10 @@ import { createHash, randomUUID } from "node:crypto";
 const DAY = 86_400;
 
 // Forty titles, two of them with "accountant", so that a `q` such as "accountant" matches one
-// job in twenty, as a real search would, rather than every job or none. No word of one is a
-// prefix of a word of another's (the board's search matches prefixes).
+// job in twenty, as a real search would, rather than every job or none, in every status (a job's
+// title is drawn by the scramble of its number, its status by the number itself: drawn both by the
+// number, every accountant of a mixed pool was a draft). No word of one is a prefix of a word of
+// another's (the board's search matches prefixes).
 export const TITLES = [
   "Senior Accountant", "Software Developer", "Registered Nurse", "Warehouse Associate", "Customer Service Representative",
   "Project Manager", "Electrician", "Administrative Assistant", "Truck Driver", "Sales Associate",
@@ -97,7 +99,7 @@ export async function seedJobs(db, employerId, count, options = {}) {
         applicant_routing_type_id, application_email, application_url, created_at, updated_at, description_digest)
       WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?1),
         scrambled(n, h) AS (SELECT n, (n * 2654435761) % 1000003 FROM seq)
-      SELECT ?2, ?3 || printf('%06d', n), json_extract(json_array(${titles}), '$[' || (n % ${TITLES.length}) || ']'),
+      SELECT ?2, ?3 || printf('%06d', n), json_extract(json_array(${titles}), '$[' || (h % ${TITLES.length}) || ']'),
         ?4 - n, ?4 + ?5, n % 7 = 0, ?6, ${statusSql},
         n % 5 + 1,
         CASE WHEN h % 7 = 0 THEN NULL

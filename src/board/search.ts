@@ -44,8 +44,8 @@ export async function searchBoard(db: BoardDatabase, search: BoardSearch, after:
 }
 
 /** One decimal, to the nearest of the job's places that has a point (DESIGN 17a). */
-function nearestKm(centre: Coordinates, placesJson: string): number | undefined {
-  const points = (JSON.parse(placesJson) as { latitude: number | null; longitude: number | null }[]).filter(
+function nearestKm(centre: Coordinates, placesJson: string | null): number | undefined {
+  const points = (JSON.parse(placesJson ?? "[]") as { latitude: number | null; longitude: number | null }[]).filter(
     (place): place is Coordinates => place.latitude !== null && place.longitude !== null,
   );
   if (points.length === 0) return undefined;

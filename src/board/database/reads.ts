@@ -16,8 +16,11 @@ export interface BoardItemRow {
   employerId: number;
   confidential: number;
   employerName: string;
-  /** JSON of the job's places, with the coordinates a distance is measured to. */
-  places: string;
+  /**
+   * JSON of the job's places, with the coordinates a distance is measured to: read for a radius
+   * search only (null otherwise), the one page that shows a distance.
+   */
+  places: string | null;
 }
 
 /** A whole public job as the board keeps it, with its employer's current public name. */
@@ -100,10 +103,11 @@ function checksOf(filter: BoardFilter, used: keyof BoardFilter | null, now: numb
 export async function boardPage(db: BoardDatabase, filter: BoardFilter, after: number | null, limit: number, now: number): Promise<BoardItemRow[]> {
   const { source, used } = sourceOf(filter, after ?? NO_CURSOR);
   const where = [...source.where, sql`b.seq = ${source.seq}`, ...checksOf(filter, used, now)];
+  const places = filter.near ? sql`b.places` : sql`NULL`;
   // CROSS JOIN keeps the source as the outer loop: the walk is in its order and stops at the limit.
   return all<BoardItemRow>(
     db,
-    sql`SELECT b.seq, b.job_id AS jobId, b.item, b.employer_id AS employerId, b.confidential, e.name AS employerName, b.places
+    sql`SELECT b.seq, b.job_id AS jobId, b.item, b.employer_id AS employerId, b.confidential, e.name AS employerName, ${places} AS places
       FROM (SELECT ${source.seq} AS seq FROM ${source.from} CROSS JOIN board_jobs b
             WHERE ${sql.join(where, sql` AND `)} ORDER BY ${source.seq} DESC LIMIT ${limit}) k
       JOIN board_jobs b ON b.seq = k.seq
