@@ -8,7 +8,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // The XSS corpus needs data from outside the project: `npm run test:xss-corpus`.
 const EXCLUDED = [...configDefaults.exclude, "test/corpus/**"];
 const OWN_RUNTIME = [
-  "board", "board-pages", "board-privacy", "board-read-model",
+  "board", "board-cache", "board-pages", "board-privacy", "board-read-model",
   "relay", "receipts", "dead-letters", "alerts-dead-letters", "events-outbox", "scheduled",
   "alerts-matching", "alerts-sending", "alerts-decline-mailto-pruning", "alerts-subscribe",
   "reach", "reach-flow", "shards", "shards-move",
