@@ -4,7 +4,6 @@
 // `npm run bench -- --report-only`: docs/benchmarks.md again from bench/results/latest.json,
 // measuring nothing (for a change to the report, not to what is measured).
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { claimShardStatements } from "../src/shards/identity.ts";
 import os from "node:os";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,7 +24,7 @@ import { measureReach } from "./lib/reach.mjs";
 import { measureReceipts } from "./lib/receipts.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { measureMove } from "./lib/shard-move.mjs";
-import { applyMigrations, HOSTS, startRuntime } from "./lib/runtime.mjs";
+import { HOSTS, migrateAll, startRuntime } from "./lib/runtime.mjs";
 import { createEmployer, databaseBytes, descriptionOf, seedJobs } from "./lib/seed.mjs";
 import { HOSTILE_SHAPES, WORST_ACCEPTED } from "./lib/shapes.mjs";
 
@@ -122,17 +121,11 @@ const reach = await measureReach(root, apiScript, { connections: CONNECTIONS, se
 const runtime = await startRuntime(root, { ...scripts, variants: boardMissVariants });
 const { db, boardDb, kv, origin } = runtime;
 try {
-  const migrations = await applyMigrations(db, `${root}drizzle`);
   // DESIGN 22: the second shard, migrated and claimed as npm run dev does (the cron runs every shard).
-  const shard1 = await runtime.mf.getD1Database("DB_1", "api");
-  await applyMigrations(shard1, `${root}drizzle`);
-  await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
-  const boardMigrations = await applyMigrations(boardDb, `${root}drizzle/board`);
   // DESIGN 23: the alerts' own database. Its queue has no consumer here: the probe hands job
   // events and the cron's messages to the alerts' consumer itself (bench/lib/alerts.mjs).
-  const alertsDb = await runtime.mf.getD1Database("ALERTS_DB", "api");
-  const alertsMigrations = await applyMigrations(alertsDb, `${root}drizzle/alerts`);
-  step(`workerd up at ${origin}; migrations applied: ${migrations.join(", ")}; to BOARD_DB: ${boardMigrations.join(", ")}; to ALERTS_DB: ${alertsMigrations.join(", ")}`);
+  const { shard1, alertsDb, applied } = await migrateAll(runtime, root);
+  step(`workerd up at ${origin}; migrations applied: ${applied.DB.join(", ")}; to BOARD_DB: ${applied.BOARD_DB.join(", ")}; to ALERTS_DB: ${applied.ALERTS_DB.join(", ")}`);
 
   // --- seed -------------------------------------------------------------------------------
   const small = await createEmployer(db, kv, "Bench 1k Ltd.");

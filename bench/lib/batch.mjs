@@ -233,8 +233,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   process.chdir(root);
   const { rm } = await import("node:fs/promises");
   const { bundleWorker } = await import("./build.mjs");
-  const { applyMigrations, startRuntime } = await import("./runtime.mjs");
-  const { claimShardStatements } = await import("../../src/shards/identity.ts");
+  const { migrateAll, startRuntime } = await import("./runtime.mjs");
   const QUICK = process.env.BENCH_QUICK === "1";
   const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
   const build = `${root}bench/.build-batch`;
@@ -247,14 +246,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
   const problems = [];
   try {
-    const { db, boardDb, kv, origin } = runtime;
+    const { db, kv, origin } = runtime;
     // Every database as run.mjs migrates it: the events' relay and the board's consumer run after each write.
-    await applyMigrations(db, `${root}drizzle`);
-    const shard1 = await runtime.mf.getD1Database("DB_1", "api");
-    await applyMigrations(shard1, `${root}drizzle`);
-    await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
-    await applyMigrations(boardDb, `${root}drizzle/board`);
-    await applyMigrations(await runtime.mf.getD1Database("ALERTS_DB", "api"), `${root}drizzle/alerts`);
+    await migrateAll(runtime, root);
     step(`workerd up at ${origin}`);
     const outcome = await measureBatchSync({
       origin,

@@ -137,11 +137,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = fileURLToPath(new URL("../..", import.meta.url));
   const build = `${root}bench/.build-board-misses`;
   const { bundleWorker } = await import("./build.mjs");
-  const { applyMigrations, startRuntime } = await import("./runtime.mjs");
+  const { migrateAll, startRuntime } = await import("./runtime.mjs");
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { rebuildBoard } = await import("./board.mjs");
   const { measureBoardLatency } = await import("./capabilities.mjs");
-  const { claimShardStatements } = await import("../../src/shards/identity.ts");
   const setting = (name, fallback) => Number(process.env[name] ?? fallback);
   const started = Date.now();
   const step = (message) => console.log(`[board-misses ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
@@ -157,12 +156,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, variants });
   try {
     const { db, boardDb, kv, origin } = runtime;
-    // As bench/run.mjs: both shards migrated (the rebuild reads every shard), the board's database.
-    await applyMigrations(db, `${root}drizzle`);
-    const shard1 = await runtime.mf.getD1Database("DB_1", "api");
-    await applyMigrations(shard1, `${root}drizzle`);
-    await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
-    await applyMigrations(boardDb, `${root}drizzle/board`);
+    // As bench/run.mjs: every database (the rebuild reads every shard).
+    const { shard1 } = await migrateAll(runtime, root);
     // The bench's employers and jobs, at its quick sizes (bench/run.mjs): the largest board it measures misses on.
     for (const [name, count, options] of [
       ["Bench 1k Ltd.", 1_000, {}],

@@ -1,3 +1,4 @@
+import { claimShardStatements } from "../../src/shards/identity.ts";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
@@ -116,4 +117,19 @@ export async function applyMigrations(db, dir) {
     }
   }
   return files;
+}
+
+/**
+ * Every database as `npm run dev` has it: shard 0 (DB) and shard 1 (DB_1, claimed; the cron and a
+ * rebuild read every shard), the board's and job alerts' (DESIGN 22, 17, 23). Shard 1's and
+ * alerts' bindings, and the files applied to each database, for the log.
+ */
+export async function migrateAll(runtime, root) {
+  const shard1 = await runtime.mf.getD1Database("DB_1", "api");
+  const alertsDb = await runtime.mf.getD1Database("ALERTS_DB", "api");
+  const applied = { DB: await applyMigrations(runtime.db, `${root}drizzle`), DB_1: await applyMigrations(shard1, `${root}drizzle`) };
+  await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
+  applied.BOARD_DB = await applyMigrations(runtime.boardDb, `${root}drizzle/board`);
+  applied.ALERTS_DB = await applyMigrations(alertsDb, `${root}drizzle/alerts`);
+  return { shard1, alertsDb, applied };
 }
