@@ -1,16 +1,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { runScheduledJobs } from "../src/jobs/scheduled-rules";
+import { mergeSearchIndex, MERGES_PER_RUN } from "../src/jobs/search-index";
+import { cronBounds } from "../src/scheduled/chunks";
 import { createEmployer, problemOf, request, shardDb, type TestEmployer } from "./support/api";
 import { postJob } from "./support/jobs";
+import { seedJobs } from "./support/seed-jobs";
 
 const employer = await createEmployer({ name: "Lister Ltd." });
 /** An employer's token in job_search's column e (and, with a status, column s), as drizzle/0025 writes them. */
 const tokenOf = (id: number, base = 0xe000) => String.fromCharCode(base + Math.floor(id / 4_194_304), base + (Math.floor(id / 2_048) % 2_048), base + (id % 2_048));
 const STATUS_CODES: Record<string, number> = { active: 0, draft: 1, archived: 2 };
 
-/** The job ids the index holds under a token, in its (rowid) order: the list's order. */
+/** The job ids the index holds under a token, in descending rowid order: the list's order. */
 async function indexed(shard: number, match: string) {
-  const { results } = await shardDb(shard).prepare("SELECT 2147483647 - (rowid % 2147483648) AS id FROM job_search WHERE job_search MATCH ? ORDER BY rowid").bind(match).all<{ id: number }>();
+  const { results } = await shardDb(shard).prepare("SELECT rowid % 2147483648 AS id FROM job_search WHERE job_search MATCH ? ORDER BY rowid DESC").bind(match).all<{ id: number }>();
   return results.map((row) => row.id);
 }
 
@@ -190,7 +194,7 @@ describe("q costs what the caller's own jobs cost (DESIGN 6a)", () => {
       const search = plan.filter((step) => /job_search VIRTUAL TABLE INDEX \d+:M/.test(step.detail));
       expect(search.length, details).toBe(1);
       expect(plan.some((step) => /SCAN j\b|SCAN jobs/.test(step.detail)), details).toBe(false);
-      // The page's ids come in rowid order straight from FTS5 (ORDER BY rowid LIMIT): nothing sorts
+      // The page's ids come in rowid order straight from FTS5 (ORDER BY rowid DESC LIMIT): nothing sorts
       // the matches beside the search; only the page's own rows are sorted once read.
       expect(plan.some((step) => step.parent === search[0].parent && step.detail.includes("TEMP B-TREE")), details).toBe(false);
     }
@@ -310,5 +314,60 @@ describe("q walks the list-ordered search index (drizzle/0025): the list's order
     await env.DB.prepare("UPDATE jobs SET publish_date = publish_date + 60 WHERE id IN (?, ?)").bind(made[3].id, made[5].id).run();
     await env.DB.prepare("UPDATE jobs SET status = 'archived' WHERE id = ?").bind(made[4].id).run();
     await expectIndexOf(owner);
+  });
+});
+
+describe("the cron's chunks and the search index (drizzle/0025, src/jobs/search-index.ts)", () => {
+  it("a chunk of the cron defers the index to the end of its batch: afterwards refreshed and expired jobs are where the list has them, under their new status, nothing is left deferred, and a change after the chunk moves its entry at once again", async () => {
+    const owner = await createEmployer({ plan: "unlimited" });
+    const now = Math.floor(Date.now() / 1000);
+    // Refreshed: autoRefresh, published 8 days ago; expired: closed a day ago.
+    const refreshed = await seedJobs(env.DB, owner.employerId, 5, { title: "Cron Baker", autoRefresh: true, publishDate: now - 8 * 86_400, closeDate: now + 30 * 86_400 });
+    const expired = await seedJobs(env.DB, owner.employerId, 4, { title: "Cron Baker", publishDate: now - 9 * 86_400, closeDate: now - 86_400 });
+    const kept = await seedJobs(env.DB, owner.employerId, 2, { title: "Cron Baker", publishDate: now - 3 * 86_400 });
+    // Rounds of 3 jobs: several chunks, each deferring and applying its own moves.
+    await runScheduledJobs(env, new Date(now * 1000), [], cronBounds({ rows: 3, budgetMs: 60_000 }));
+    const ids = async (query: string) => (await (await request(`/jobs?pageSize=100${query}`, { apiKey: owner.apiKey })).json<any>()).data.map((j: any) => j.id);
+    const newestFirst = (list: number[]) => [...list].reverse();
+    expect(await ids("&q=cron%20baker")).toEqual([...newestFirst(refreshed), ...newestFirst(kept), ...newestFirst(expired)]);
+    expect(await ids("&q=cron%20baker&status=active")).toEqual([...newestFirst(refreshed), ...newestFirst(kept)]);
+    expect(await ids("&q=cron%20baker&status=archived")).toEqual(newestFirst(expired));
+    await expectIndexOf(owner);
+    expect(await env.DB.prepare("SELECT (SELECT count(*) FROM job_search_deferral) + (SELECT count(*) FROM job_search_moves) AS n").first("n")).toBe(0);
+    await env.DB.prepare("UPDATE jobs SET title = 'Night Baker' WHERE id = ?").bind(kept[0]).run();
+    expect(await ids("&q=night%20baker")).toEqual([kept[0]]);
+    await expectIndexOf(owner);
+  });
+});
+
+describe("the hourly merge of the search index (src/jobs/search-index.ts)", () => {
+  it("merges the index's b-trees a bounded statement at a time until nothing is left to merge, and q answers the same afterwards", async () => {
+    const owner = await createEmployer();
+    // Single writes: each adds a b-tree to the index.
+    for (let i = 0; i < 24; i++) await postJob(owner, { title: `Merge Fitter ${i}`, referenceId: `MF-${i}`, status: i % 3 ? "active" : "draft" });
+    const answers = async () =>
+      Promise.all(["?q=fitter", "?q=fitter&status=draft", "?q=mf-1", "?q=fitter&page=2&pageSize=5"].map(async (query) => (await request(`/jobs${query}`, { apiKey: owner.apiKey })).json<any>()));
+    const before = await answers();
+    const segments = () => env.DB.prepare("SELECT count(DISTINCT segid) AS n FROM job_search_idx").first<number>("n");
+    const segmentsBefore = await segments();
+    expect(segmentsBefore).toBeGreaterThan(1);
+    // One page per statement: several statements, and runs (each stops at MERGES_PER_RUN or its budget) until done.
+    let runs = 0;
+    let merges = 0;
+    let progress;
+    do {
+      progress = await mergeSearchIndex(env, { pages: 1 });
+      expect(progress.merges).toBeGreaterThanOrEqual(1);
+      expect(progress.merges).toBeLessThanOrEqual(MERGES_PER_RUN);
+      merges += progress.merges;
+      runs++;
+    } while (!progress.finished && runs < 50);
+    expect(progress.finished).toBe(true);
+    expect(merges).toBeGreaterThan(2);
+    expect(await segments()).toBeLessThan(segmentsBefore!);
+    expect(await answers()).toEqual(before);
+    await expectIndexOf(owner);
+    // Nothing left: one statement, which finds nothing to do.
+    expect(await mergeSearchIndex(env)).toEqual({ merges: 1, finished: true });
   });
 });

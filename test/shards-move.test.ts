@@ -150,9 +150,9 @@ describe("moving an employer from shard 0 to 1 and back (DESIGN 22, 22a)", () =>
 describe("the list's search index follows a move (drizzle/0025: the jobs triggers keep it in both shards)", () => {
   /** An employer's token in job_search's column e, as drizzle/0025 writes it. */
   const tokenOf = (id: number) => String.fromCharCode(0xe000 + Math.floor(id / 4_194_304), 0xe000 + (Math.floor(id / 2_048) % 2_048), 0xe000 + (id % 2_048));
-  /** The job ids shard `shard`'s index holds for the employer, in the index's (the list's) order. */
+  /** The job ids shard `shard`'s index holds for the employer, in descending rowid order (the list's). */
   const indexedIn = async (shard: number, employerId: number) =>
-    (await rowsIn(shard, "SELECT 2147483647 - (rowid % 2147483648) AS id FROM job_search WHERE job_search MATCH ? ORDER BY rowid", `{e}: "${tokenOf(employerId)}"`)).map((row: any) => row.id);
+    (await rowsIn(shard, "SELECT rowid % 2147483648 AS id FROM job_search WHERE job_search MATCH ? ORDER BY rowid DESC", `{e}: "${tokenOf(employerId)}"`)).map((row: any) => row.id);
 
   it("q finds the moved employer's jobs where it lives, in the list's order with exact totals, after a copy cut short and sent again; its entries leave the shard it left; another employer's jobs with the same term, in either shard, are never listed", async () => {
     const mover = await createEmployer({ shard: 0 });

@@ -41,8 +41,8 @@ export function ownEntries(employerId: number, status?: JobStatus): string {
 /** What job_search is matched with for `q`: the term, in title or referenceId only, and the caller's own token. */
 export const searchOf = (employerId: number, term: string, status?: JobStatus) => `{title reference_id}: ${ftsPhrase(term)} AND ${ownEntries(employerId, status)}`;
 
-/** job_search rowids order every job as the list does (drizzle/0025); the job id is in the low 31 bits. */
-const jobIdOfEntry = sql`2147483647 - (job_search.rowid % 2147483648)`;
+/** job_search rowids are publish_date * 2^31 + id (drizzle/0025): descending, the list's order; the job id is in the low 31 bits. */
+const jobIdOfEntry = sql`job_search.rowid % 2147483648`;
 
 /**
  * A page of headers and the exact total, in one batch. Without `q` the total is read from
@@ -62,7 +62,7 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
   const movedTo = movedToColumn(employerId);
   if (term !== undefined && [...term].length >= MIN_INDEXED_TERM) {
     const match = searchOf(employerId, term, filter.status);
-    pageIds = sql`SELECT ${jobIdOfEntry} FROM job_search WHERE job_search MATCH ${match} ORDER BY job_search.rowid ${limit}`;
+    pageIds = sql`SELECT ${jobIdOfEntry} FROM job_search WHERE job_search MATCH ${match} ORDER BY job_search.rowid DESC ${limit}`;
     total = sql`SELECT count(*) AS total, ${movedTo} FROM job_search WHERE job_search MATCH ${match}`;
   } else {
     const conditions = [sql`j.employer_id = ${employerId}`];
