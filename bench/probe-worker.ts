@@ -1,11 +1,13 @@
 // Bench-only entry (never deployed): the real Worker behind a D1 round-trip counter, plus the
-// cron runner, the Worker's scheduled handler, the description cleaner, job alerts' consumer
-// and cron (bench/probe-alerts.ts) and the consumers' batches with and without receipts
-// (bench/probe-receipts.ts), so the harness can measure them inside workerd.
+// cron runner, the list's search-index merge, the Worker's scheduled handler, the description
+// cleaner, job alerts' consumer and cron (bench/probe-alerts.ts) and the consumers' batches with
+// and without receipts (bench/probe-receipts.ts), so the harness can measure them inside workerd.
 import { cleanDescription, cleanerWork, rewriteUnbounded } from "../src/description/clean";
 import type { Env } from "../src/env";
 import worker from "../src/index";
 import { runScheduledJobs } from "../src/jobs/scheduled-rules";
+import { cronBounds } from "../src/scheduled/chunks";
+import { MERGE_PAGES, MERGES_PER_RUN, mergeSearchIndex } from "../src/jobs/search-index";
 import { moveEmployer } from "../src/shards/move";
 import { moveThroughBindings } from "../src/shards/move-bindings";
 import { countingD1 } from "../test/support/count-d1";
@@ -18,9 +20,13 @@ export { ReachNotifier, ShardRelay } from "../src/index";
 
 const TRIPS_HEADER = "X-Bench-D1-Trips";
 
-/** The longest single D1 call of a binding's batches: what the cron holds the database for at once (DESIGN 22). */
+/**
+ * The longest single D1 call of a binding's batches: what the cron holds the database for at once
+ * (DESIGN 22); and every call's time, for their median.
+ */
 function timingBatches(db: D1Database) {
   let longestMs = 0;
+  const callsMs: number[] = [];
   const timed = new Proxy(db, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
@@ -31,11 +37,18 @@ function timingBatches(db: D1Database) {
           return await target.batch(statements);
         } finally {
           longestMs = Math.max(longestMs, Date.now() - started);
+          callsMs.push(Date.now() - started);
         }
       };
     },
   });
-  return { db: timed, longestMs: () => longestMs };
+  return { db: timed, longestMs: () => longestMs, callsMs: () => [...callsMs] };
+}
+
+/** The median and the 90th percentile of some times (ms). */
+function spread(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { calls: sorted.length, medianMs: sorted[Math.floor(sorted.length / 2)], p90Ms: sorted[Math.floor(sorted.length * 0.9)], maxMs: sorted.at(-1) };
 }
 
 /**
@@ -47,17 +60,40 @@ async function cron(url: URL, env: Env): Promise<Response> {
   const timing = timingBatches(env.DB);
   const counter = countingD1(timing.db);
   const now = new Date(Number(url.searchParams.get("now")));
+  // Rows a round changes at most: the runner's own (ROUND_ROWS) unless given.
+  const rows = url.searchParams.has("rows") ? Number(url.searchParams.get("rows")) : undefined;
   const changed: Record<string, number> = {};
   const runs: number[] = [];
   for (let finished = false; !finished && runs.length < 100; ) {
     // Date.now() in workerd advances across I/O, and the runner's work is D1 I/O.
     const started = Date.now();
-    const outcomes = await runScheduledJobs({ ...env, DB: counter.db }, now);
+    const outcomes = await runScheduledJobs({ ...env, DB: counter.db }, now, [], cronBounds({ rows }));
     runs.push(Date.now() - started);
     for (const { rule, changed: n } of outcomes) changed[rule] = (changed[rule] ?? 0) + n;
     finished = outcomes.every((outcome) => outcome.finished);
   }
-  return Response.json({ changed, trips: counter.count(), runsMs: runs, longestCallMs: timing.longestMs(), elapsedMs: runs.reduce((a, b) => a + b, 0) });
+  return Response.json({
+    changed,
+    trips: counter.count(),
+    runsMs: runs,
+    longestCallMs: timing.longestMs(),
+    calls: spread(timing.callsMs()),
+    elapsedMs: runs.reduce((a, b) => a + b, 0),
+  });
+}
+
+/**
+ * The cron's merge of the list's search index (src/jobs/search-index.ts) with `pages` pages a
+ * statement, at most `max` statements (budget: `budgetMs`): each statement's time inside workerd.
+ */
+async function searchMerge(url: URL, env: Env): Promise<Response> {
+  const timing = timingBatches(env.DB);
+  const pages = Number(url.searchParams.get("pages") ?? MERGE_PAGES);
+  const maxMerges = Number(url.searchParams.get("max") ?? MERGES_PER_RUN);
+  const budgetMs = Number(url.searchParams.get("budgetMs") ?? 600_000);
+  const started = Date.now();
+  const progress = await mergeSearchIndex({ DB: timing.db }, { pages, maxMerges, budgetMs });
+  return Response.json({ pages, ...progress, callsMs: timing.callsMs(), ...spread(timing.callsMs()), elapsedMs: Date.now() - started });
 }
 
 /**
@@ -109,6 +145,7 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === "/__probe/cron") return cron(url, env);
     if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
+    if (url.pathname === "/__probe/search-merge") return searchMerge(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
     // DESIGN 23: job alerts' matching and a day's digests (bench/probe-alerts.ts).
     const alerts = alertsProbe(request, url, env);

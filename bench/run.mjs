@@ -17,8 +17,9 @@ import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, mea
 import { writeDocument } from "../scripts/openapi.mjs";
 import { measurePostingRulesCost } from "./lib/postingrules.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./lib/description.mjs";
-import { load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
+import { combineSlices, inTurn, load, ownConnection, send, sequentialLatency } from "./lib/load.mjs";
 import { dirtyDescriptionOf, newJobBody, operations } from "./lib/operations.mjs";
+import { mergeToEnd, qAgainstPage1 } from "./lib/list-q.mjs";
 import { measureHandOver } from "./lib/relay.mjs";
 import { measureReach } from "./lib/reach.mjs";
 import { measureReceipts } from "./lib/receipts.mjs";
@@ -161,6 +162,11 @@ try {
     problems.push(`seeded data inconsistent: ${JSON.stringify(derived)}`);
   }
   step(`seed check: ${JSON.stringify(derived)}`);
+  // The list's search index as the hourly cron keeps it (src/jobs/search-merge.ts): the seed wrote
+  // it in bulk, as migration 0025 does, and the cron's merge stage, run after run, merges its
+  // b-trees (a shard serves searches from the merged index an hour or two after such a load).
+  const searchMerge = await mergeToEnd(origin, problems);
+  step(`search index merged as the cron merges it: ${searchMerge.statements} statements in ${searchMerge.runs} run(s), the longest ${searchMerge.maxMs} ms`);
 
   const ops = operations({ small, large, writes: writer, deletes: deleter });
   const requestOf = (op, host) => {
@@ -189,31 +195,8 @@ try {
   const floorA = { host: HOSTS.floor, path: "/floor/noop", expect: 200 };
   const floorB = { host: HOSTS.floor, path: "/floor/d1", expect: 200 };
   const floorC = { host: HOSTS.floor, path: "/floor/limited", expect: 200 };
-  const check = (name, request, result) => {
-    const unexpected = Object.entries(result.statuses).filter(([code]) => Number(code) !== request.expect);
-    if (unexpected.length || result.errors || result.timeouts) {
-      problems.push(`${name}: ${JSON.stringify({ statuses: result.statuses, errors: result.errors, timeouts: result.timeouts })}`);
-    }
-    return unexpected.reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
-  };
   const slice = (request, seconds = SLICE_SECONDS) => load(origin, { ...request, connections: CONNECTIONS, seconds });
-  const combine = (name, request, slices) => {
-    const statuses = {};
-    for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-    const p50s = slices.map((s) => s.latencyMs.p50).sort((a, b) => a - b);
-    const result = {
-      requests: slices.reduce((sum, s) => sum + s.requests, 0),
-      requestsPerSecond: slices.reduce((sum, s) => sum + s.requestsPerSecond, 0) / slices.length,
-      // Percentiles do not add up across slices: the median slice's p50, the worst slice's p99.
-      latencyMs: { p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...slices.map((s) => s.latencyMs.p99)) },
-      statuses,
-      errors: slices.reduce((sum, s) => sum + s.errors, 0),
-      timeouts: slices.reduce((sum, s) => sum + s.timeouts, 0),
-      slices: slices.map((s) => s.requestsPerSecond),
-    };
-    result.unexpected = check(name, request, result);
-    return result;
-  };
+  const combine = (name, request, slices) => combineSlices(name, request, slices, problems);
   const show = (name, result, extra = "") =>
     step(
       `${name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  p99 ${result.latencyMs.p99} ms  ${JSON.stringify(result.statuses)}${extra}`,
@@ -234,18 +217,13 @@ try {
     const request = { host: HOSTS.api, method: op.method, path: op.path, headers: op.headers, body: op.body, next: op.next, expect: op.expect };
     // Floor (d), for the POST alone: floor (c) and a bare rewriter pass over its description.
     const floorD = name === "post" ? { host: HOSTS.floor, method: "POST", path: "/floor/rewrite", headers: { "Content-Type": "application/json" }, body: op.body, expect: 200 } : null;
-    await slice(floorC, WARMUP_SECONDS);
-    if (floorD) await slice(floorD, WARMUP_SECONDS);
-    await slice(request, WARMUP_SECONDS);
-    const floorSlices = [];
-    const floorDSlices = [];
-    const opSlices = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      floorSlices.push(await slice(floorC));
-      if (floorD) floorDSlices.push(await slice(floorD));
-      opSlices.push(await slice(request));
-    }
-    floorSlices.push(await slice(floorC));
+    const [floorSlices, ...others] = await inTurn(origin, floorC, floorD ? [floorD, request] : [request], {
+      connections: CONNECTIONS,
+      seconds: SLICE_SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      rounds: ROUNDS,
+    });
+    const [floorDSlices, opSlices] = floorD ? others : [[], others[0]];
     const floor = combine("floor.limited", floorC, floorSlices);
     const run = combine(name, request, opSlices);
     run.floorC = floor.requestsPerSecond;
@@ -296,11 +274,7 @@ try {
     }
   }
   // `q` against the same employer's page 1, in turn (target: ≤ 1.2 × for the 1 000-job employer).
-  const qVsPage1 = {};
-  for (const [who, q, page] of [["small", "listQSmall", "listPage1Small"], ["large", "listQLarge", "listPage1Large"]]) {
-    const [rq, rp] = await sequentialLatency(origin, [sequentialRequest(q), sequentialRequest(page)], SEQUENTIAL_SAMPLES);
-    qVsPage1[who] = { q: rq, page1: rp, ratio: rq.p50 / rp.p50 };
-  }
+  const qVsPage1 = await qAgainstPage1(origin, sequentialRequest, SEQUENTIAL_SAMPLES);
   step(`sequential p50 (ms): ${Object.entries(sequential).map(([n, s]) => `${n} ${s.p50.toFixed(2)}`).join(", ")}`);
 
   // --- event hand-over by the shard's relay (DESIGN 22), idle and under 80 writes/s --------
@@ -337,6 +311,9 @@ try {
   await seedJobs(db, cronEmployer.employerId, CRON_JOBS / 2, { prefix: "R-", status: "active", autoRefresh: true, publishedDaysAgo: 8, description: descriptionOf(500) });
   await seedJobs(db, cronEmployer.employerId, CRON_JOBS / 2, { prefix: "X-", status: "active", publishedDaysAgo: 70, closesInDays: 60, description: descriptionOf(500) });
   step(`seeded ${CRON_JOBS} jobs eligible for the cron (${Date.now() - t} ms)`);
+  // Jobs that came one by one over weeks sit in a search index the hourly merges kept (the bulk
+  // seed alone leaves b-trees a chunk would merge within its own call).
+  const cronSearchMerge = await mergeToEnd(origin, problems);
   const cronNow = Date.now();
   const cronStarted = process.hrtime.bigint();
   // DESIGN 22: meanwhile, one GET at a time of another employer of the same shard, and beside it
@@ -371,7 +348,7 @@ try {
     return { samples: sorted.length, p50Ms: sorted[Math.floor(sorted.length / 2)], p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))], maxMs: sorted.at(-1) };
   };
   const concurrentGet = { ...percentiles(duringCron.get), floorB: percentiles(duringCron.floor) };
-  const cron = { ...cronRun, ...after, reportedChanges: changed, wallMs: cronWallMs, eligible: CRON_JOBS, concurrentGet };
+  const cron = { ...cronRun, ...after, reportedChanges: changed, wallMs: cronWallMs, eligible: CRON_JOBS, concurrentGet, searchMerge: { statements: cronSearchMerge.statements, maxMs: cronSearchMerge.maxMs } };
   if (cron.refreshed + cron.expired !== CRON_JOBS) problems.push(`cron changed ${JSON.stringify(after)}, not ${CRON_JOBS} jobs`);
   step(`cron: refreshed ${cron.refreshed}, expired ${cron.expired}, ${cron.trips} round trips, ${cron.wallMs.toFixed(0)} ms; a concurrent GET's p99 ${concurrentGet.p99Ms?.toFixed(1)} ms, floor (b)'s ${concurrentGet.floorB.p99Ms?.toFixed(1)} ms (${concurrentGet.samples} each)`);
 
@@ -528,6 +505,7 @@ try {
     reach,
     receipts,
     seedCheck: derived,
+    searchMerge,
     storage: {
       jobs: LARGE,
       bytes: bytesAfter - bytesBefore,

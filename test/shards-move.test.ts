@@ -155,6 +155,53 @@ describe("moving an employer from shard 0 to 1 and back (DESIGN 22, 22a)", () =>
   });
 });
 
+describe("the list's search index follows a move (drizzle/0025: the jobs triggers keep it in both shards)", () => {
+  /** An employer's token in job_search's column e, as drizzle/0025 writes it. */
+  const tokenOf = (id: number) => String.fromCharCode(0xe000 + Math.floor(id / 4_194_304), 0xe000 + (Math.floor(id / 2_048) % 2_048), 0xe000 + (id % 2_048));
+  /** The job ids shard `shard`'s index holds for the employer, in descending rowid order (the list's). */
+  const indexedIn = async (shard: number, employerId: number) =>
+    (await rowsIn(shard, "SELECT rowid % 2147483648 AS id FROM job_search WHERE job_search MATCH ? ORDER BY rowid DESC", `{e}: "${tokenOf(employerId)}"`)).map((row: any) => row.id);
+
+  it("q finds the moved employer's jobs where it lives, in the list's order with exact totals, after a copy cut short and sent again; its entries leave the shard it left; another employer's jobs with the same term, in either shard, are never listed", async () => {
+    const mover = await createEmployer({ shard: 0 });
+    const own = [];
+    for (let i = 0; i < 5; i++) {
+      // One long description, so that the copy takes several batches (one of them lost below).
+      const description = i === 2 ? `<p>${"Long description. ".repeat(2_000)}</p>` : "<p>Short.</p>";
+      own.push(await postJob(mover, { title: `Tidewater Clerk ${i}`, referenceId: `TC-${crypto.randomUUID()}`, status: i % 2 ? "draft" : "active", description }));
+    }
+    const neighbours = [await createEmployer({ shard: 0 }), await createEmployer({ shard: 1 })];
+    for (const neighbour of neighbours) for (let i = 0; i < 3; i++) await postJob(neighbour, { title: `Tidewater Clerk ${i}`, status: "draft" });
+    const q = async (apiKey: string, query = "") => (await request(`/jobs?q=tidewater${query}`, { apiKey })).json<any>();
+    const before = [await q(mover.apiKey), await q(mover.apiKey, "&status=draft")];
+    expect(before[0].data.map((j: any) => j.id)).toEqual(own.map((j) => j.id).reverse());
+
+    // The copy's second batch to the target is lost: the next run copies again, over the rows already there.
+    let writes = 0;
+    const failing = {
+      ...dbs,
+      batchBytes: 20_000,
+      batch: async (shard: number, statements: Parameters<typeof dbs.batch>[1]) => {
+        if (shard === 1 && statements[0]?.sql.startsWith("UPDATE employers SET frozen_at") && ++writes === 2) throw new Error("connection lost");
+        return dbs.batch(shard, statements);
+      },
+    };
+    await expect(moveEmployer(failing, keys, { employerId: mover.employerId, to: 1 })).rejects.toThrow("connection lost");
+    await move(mover.employerId, 1);
+
+    expect([await q(mover.apiKey), await q(mover.apiKey, "&status=draft")]).toEqual(before);
+    expect(before.map((body) => body.paging.total)).toEqual([5, 2]);
+    expect(await indexedIn(1, mover.employerId)).toEqual(own.map((j) => j.id).reverse());
+    expect(await indexedIn(0, mover.employerId)).toEqual([]);
+    for (const neighbour of neighbours) {
+      const theirs = await q(neighbour.apiKey);
+      expect(theirs.paging.total).toBe(3);
+      expect(theirs.data.every((j: any) => j.employer.id === neighbour.employerId)).toBe(true);
+    }
+    for (const shard of [0, 1]) await shardDb(shard).prepare("INSERT INTO job_search (job_search, rank) VALUES ('integrity-check', 0)").run();
+  });
+});
+
 describe("requests reach the employer wherever it lives (DESIGN 22: a stale route follows moved_to)", () => {
   it("after a move, its API key works for GET, PUT and lists, with its record cached before the move and with a KV record still naming the old shard", async () => {
     const { employer, testKey, job } = await populatedEmployer(0);

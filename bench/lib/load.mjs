@@ -79,3 +79,47 @@ export async function sequentialLatency(origin, requests, times, maxMs = 8_000) 
     return { samples: list.length, p50: at(0.5), p99: at(0.99), statuses: statuses[i] };
   });
 }
+
+/**
+ * Slices under fixed concurrency, in turn: a warm-up of each, then `rounds` rounds of the floor
+ * followed by the others, and the floor once more, so that each slice of an operation lies between
+ * two of its floor's and a machine's drift hits both alike. Returns the floor's slices, then each
+ * other's, in order.
+ */
+export async function inTurn(origin, floor, others, { connections, seconds, warmupSeconds, rounds }) {
+  const slice = (request, duration = seconds) => load(origin, { ...request, connections, seconds: duration });
+  for (const request of [floor, ...others]) await slice(request, warmupSeconds);
+  const slices = [floor, ...others].map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, request] of [floor, ...others].entries()) slices[i].push(await slice(request));
+  }
+  slices[0].push(await slice(floor));
+  return slices;
+}
+
+/**
+ * Slices of one request as one result: requests per second averaged over the slices, the median
+ * slice's p50 and the worst slice's p99 (percentiles do not add up across slices), every status;
+ * `unexpected` counts the answers other than `request.expect` (and errors, timeouts), each kind
+ * also named in `problems`.
+ */
+export function combineSlices(name, request, slices, problems) {
+  const statuses = {};
+  for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const p50s = slices.map((s) => s.latencyMs.p50).sort((a, b) => a - b);
+  const result = {
+    requests: slices.reduce((sum, s) => sum + s.requests, 0),
+    requestsPerSecond: slices.reduce((sum, s) => sum + s.requestsPerSecond, 0) / slices.length,
+    latencyMs: { p50: p50s[Math.floor(p50s.length / 2)], p99: Math.max(...slices.map((s) => s.latencyMs.p99)) },
+    statuses,
+    errors: slices.reduce((sum, s) => sum + s.errors, 0),
+    timeouts: slices.reduce((sum, s) => sum + s.timeouts, 0),
+    slices: slices.map((s) => s.requestsPerSecond),
+  };
+  const unexpected = Object.entries(result.statuses).filter(([code]) => Number(code) !== request.expect);
+  if (unexpected.length || result.errors || result.timeouts) {
+    problems.push(`${name}: ${JSON.stringify({ statuses: result.statuses, errors: result.errors, timeouts: result.timeouts })}`);
+  }
+  result.unexpected = unexpected.reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
+  return result;
+}

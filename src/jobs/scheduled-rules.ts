@@ -4,6 +4,7 @@ import { createDatabase, type Database } from "../db/client";
 import { recordEvents, type RecordedEvent } from "../events/outbox";
 import type { JobEventType } from "../events/types";
 import { scheduledEventSource, unchangedJobEventSource } from "./repository";
+import { APPLY_SEARCH_INDEX, DEFER_SEARCH_INDEX } from "./search-index";
 import { employers, jobExpiryNotices, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
@@ -14,11 +15,16 @@ export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
 /** DESIGN 21a: job.expiring goes out once a job closes within 72 hours. */
 export const EXPIRING_NOTICE_SECONDS = 72 * 60 * 60;
 
-/** One chunk of a scheduled rule: its window's last row, its change, and the event of each job it changes. */
+/**
+ * One chunk of a scheduled rule: its window's last row, its change, and the event of each job it
+ * changes; `movesSearchEntries` when the change moves the jobs' entries in the list's search index
+ * (their status or publishDate), which the chunk then defers to the end of its batch.
+ */
 interface RuleChunk {
   last: SQL;
   statement: Query;
   event?: { type: JobEventType; source: SQL };
+  movesSearchEntries?: boolean;
 }
 
 /**
@@ -74,6 +80,7 @@ function jobRules(db: Database, nowSeconds: number): { rule: string; chunk(chunk
           statement: db.update(jobs).set({ status: "archived", updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(expired),
           // DESIGN 13: job.expired for each, recorded before the UPDATE, as the UPDATE leaves it.
           event: { type: "job.expired", source: scheduledEventSource(expired, sql`'$.status', 'archived'`) },
+          movesSearchEntries: true,
         };
       },
     },
@@ -85,6 +92,7 @@ function jobRules(db: Database, nowSeconds: number): { rule: string; chunk(chunk
           last,
           statement: db.update(jobs).set({ publishDate: nowSeconds, updatedAt: touched, revision: sql`${jobs.revision} + 1` }).where(refreshed),
           event: { type: "job.refreshed", source: scheduledEventSource(refreshed, sql`'$.publishDate', ${nowSeconds}`) },
+          movesSearchEntries: true,
         };
       },
     },
@@ -121,8 +129,11 @@ export async function runScheduledJobs(env: Pick<Env, "DB">, now: Date, recorded
   const rules: ChunkedRule[] = jobRules(db, Math.floor(now.getTime() / 1000)).map(({ rule, chunk }) => ({
     rule,
     chunk(at) {
-      const { last, statement, event } = chunk(at);
-      return { last, statements: [...(event ? [recordEvents(event.type, now.getTime(), event.source)] : []), statement] };
+      const { last, statement, event, movesSearchEntries } = chunk(at);
+      const events = event ? [recordEvents(event.type, now.getTime(), event.source)] : [];
+      if (!movesSearchEntries) return { last, statements: [...events, statement] };
+      // The list's search index follows the chunk's jobs at the end of its batch, in rowid order (drizzle/0025).
+      return { last, statements: [DEFER_SEARCH_INDEX, ...events, statement], after: APPLY_SEARCH_INDEX };
     },
   }));
   return (await runChunked(db, rules, bounds, { recorded })).rules;

@@ -70,11 +70,13 @@ export type Query = Parameters<typeof toStatement>[1];
 
 /**
  * One chunk's work: `last` selects where the next chunk starts (nothing when this one came back
- * short), then its statements, events first and the change last.
+ * short), then its statements, events first and the change last; `after` (optional) runs once the
+ * change's own count is read, in the same batch.
  */
 export interface ChunkWork {
   last: SQL;
   statements: Query[];
+  after?: Query[];
 }
 
 export interface ChunkedRule {
@@ -94,7 +96,7 @@ export interface RuleProgress {
 // change is followed by SQLite's changes(): the rows that statement itself changed.
 const CHANGED = sql`SELECT changes() AS changed`;
 /** Between two rounds of a run: about 1 s over the 127 rounds of 100 000 jobs. */
-const ROUND_PAUSE_MS = 10;
+export const ROUND_PAUSE_MS = 10;
 
 /**
  * Runs `rules` chunk by chunk, in rounds: a round is one batch holding the next chunk of every rule
@@ -120,12 +122,13 @@ export async function runChunked(
   for (let round = running(); round.length > 0; round = running()) {
     const rows = Math.max(1, Math.floor(bounds.rows / round.length));
     const works = round.map((i) => rules[i].chunk({ rows, after: after[i] }));
-    const statements = [...riding, ...works.flatMap((work) => [work.last, ...work.statements, CHANGED])];
+    const statements = [...riding, ...works.flatMap((work) => [work.last, ...work.statements, CHANGED, ...(work.after ?? [])])];
     const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
     ridden ??= results.slice(0, riding.length);
     let at = riding.length;
     round.forEach((i, n) => {
       const own = results.slice(at, (at += works[n].statements.length + 2));
+      at += works[n].after?.length ?? 0;
       recorded.push(...recordedEventsOf(own.slice(1, -1)));
       after[i] = (own[0].results[0] as Chunk["after"]) ?? null;
       progress[i].changed += (own.at(-1)!.results[0] as { changed: number }).changed;

@@ -6,6 +6,7 @@ import { pokeRelay } from "../events/dispatch";
 import type { RecordedEvent } from "../events/outbox";
 import { maintainWebhooks } from "../webhooks/maintenance";
 import { runScheduledJobs } from "../jobs/scheduled-rules";
+import { mergeSearchIndex } from "../jobs/search-index";
 import { rebuildBoard, repairBoard } from "../board/reconcile";
 import { runAlertsUpkeep } from "../alerts/scheduled";
 import { atShard, shardNumbers } from "../shards/bindings";
@@ -76,6 +77,9 @@ function runShard(env: Env, now: Date) {
     ["retention", async () => ({ rules: await expireApplications(env, now.getTime(), bounds) })],
     ["resumes", async () => ({ deleted: await purgeDeletedResumes(env) })],
     ["emailCopies", async () => ({ requeued: await sweepEmailCopies(env, now.getTime()) })],
+    // Last: the list's search index, whose entries the rules moved, merged a bounded statement at
+    // a time within its own budget (src/jobs/search-index.ts); what a run leaves, the next goes on with.
+    ["searchMerge", async () => ({ ...(await mergeSearchIndex(env)) })],
   ]);
 }
 
