@@ -11,7 +11,7 @@ const OWN_RUNTIME = [
   "board", "board-cache", "board-pages", "board-privacy", "board-read-model",
   "relay", "receipts", "dead-letters", "alerts-dead-letters", "events-outbox", "scheduled",
   "alerts-matching", "alerts-sending", "alerts-decline-mailto-pruning", "alerts-subscribe",
-  "reach", "reach-flow", "shards", "shards-move",
+  "places", "reach", "reach-flow", "shards", "shards-move",
   "webhooks-delivery", "webhooks-addresses", "request-log",
 ].map((name) => `test/${name}.test.ts`);
 
