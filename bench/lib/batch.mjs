@@ -8,7 +8,7 @@
 //
 // Alone (a quick look at the batch row only): `node bench/lib/batch.mjs` — builds the bundles,
 // prints JSON; `BENCH_QUICK=1` for the quick run's sizes.
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { childCpuMs } from "./cpu.mjs";
 import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
@@ -228,28 +228,11 @@ export async function measureReconcile({ origin, db, kv, samples, problems, step
 // `node bench/lib/batch.mjs`: the batch row alone (measureBatchSync, not reconcile), in a runtime
 // of its own, on fresh bundles, with run.mjs's sizes (BENCH_BATCH_SEEDED, BENCH_BATCH_ROUNDS).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  // wrangler.toml and .dev.vars are read relative to the working directory, as under npm run.
-  process.chdir(root);
-  const { rm } = await import("node:fs/promises");
-  const { bundleWorker } = await import("./build.mjs");
-  const { migrateAll, startRuntime } = await import("./runtime.mjs");
-  const QUICK = process.env.BENCH_QUICK === "1";
-  const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
-  const build = `${root}bench/.build-batch`;
-  await rm(build, { recursive: true, force: true });
-  const started = Date.now();
-  const step = (message) => console.log(`[batch ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
-  const [apiScript, probeScript] = await Promise.all([bundleWorker(root, `${build}/api`), bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" })]);
-  step("built");
-  // The runtime's A/B Workers (no posting rules, no view counting) are not used here: the API's bundle stands in.
-  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
+  const { setting, startAlone } = await import("./alone.mjs");
+  const { runtime, step } = await startAlone("batch");
   const problems = [];
   try {
     const { db, kv, origin } = runtime;
-    // Every database as run.mjs migrates it: the events' relay and the board's consumer run after each write.
-    await migrateAll(runtime, root);
-    step(`workerd up at ${origin}`);
     const outcome = await measureBatchSync({
       origin,
       db,

@@ -14,7 +14,6 @@
 // BENCH_DELETE_POOL, BENCH_CONNECTIONS, BENCH_BOARD_MISSES_SECONDS and BENCH_BOARD_MISSES_ROUNDS
 // change its sizes; BENCH_BOARD_MISSES_ONLY=noPut,bare measures only those variants (with the API
 // as is and floor (b)).
-import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { childCpuMs } from "./cpu.mjs";
 import { load } from "./load.mjs";
@@ -134,30 +133,17 @@ export async function measureBoardMisses(origin, { variants, connections, second
 // `node bench/lib/board-misses.mjs`: this measurement alone, on fresh bundles and a board seeded
 // as the bench's quick run seeds it.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const build = `${root}bench/.build-board-misses`;
-  const { bundleWorker } = await import("./build.mjs");
-  const { migrateAll, startRuntime } = await import("./runtime.mjs");
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { rebuildBoard } = await import("./board.mjs");
   const { measureBoardLatency } = await import("./capabilities.mjs");
+  const { root, startAlone } = await import("./alone.mjs");
   const setting = (name, fallback) => Number(process.env[name] ?? fallback);
-  const started = Date.now();
-  const step = (message) => console.log(`[board-misses ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
   const problems = [];
-  await rm(build, { recursive: true, force: true });
-  await mkdir(build, { recursive: true });
-  const [apiScript, probeScript, variants] = await Promise.all([
-    bundleWorker(root, `${build}/api`),
-    bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
-    bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(",")),
-  ]);
-  step(`built the API, the probe and ${variants.length} variants`);
-  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, variants });
+  const { runtime, shard1, variants, step } = await startAlone("board-misses", {
+    variants: (build) => bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(",")),
+  });
   try {
     const { db, boardDb, kv, origin } = runtime;
-    // As bench/run.mjs: every database (the rebuild reads every shard).
-    const { shard1 } = await migrateAll(runtime, root);
     // The bench's employers and jobs, at its quick sizes (bench/run.mjs): the largest board it measures misses on.
     for (const [name, count, options] of [
       ["Bench 1k Ltd.", 1_000, {}],

@@ -101,16 +101,11 @@ export async function measureMergeCost(origin, { pageCounts, rounds, problems })
 // Sizes as run.mjs names them (BENCH_LARGE, BENCH_WRITE_POOL, BENCH_DELETE_POOL, BENCH_CRON_JOBS:
 // 0 leaves the cron out; BENCH_QUICK=1 for smaller ones), BENCH_MERGE_PAGES="100,250,500,1000".
 if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const { fileURLToPath } = await import("node:url");
-  const { readFile, rm } = await import("node:fs/promises");
+  const { readFile } = await import("node:fs/promises");
   const { unstable_splitSqlQuery } = await import("wrangler");
-  const { bundleWorker } = await import("./build.mjs");
-  const { migrateAll, startRuntime } = await import("./runtime.mjs");
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { operations } = await import("./operations.mjs");
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const QUICK = process.env.BENCH_QUICK === "1";
-  const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+  const { QUICK, root, setting, startAlone } = await import("./alone.mjs");
   const settings = {
     connections: setting("BENCH_CONNECTIONS", 10, 10),
     seconds: setting("BENCH_SLICE_SECONDS", 2, 1),
@@ -123,18 +118,11 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
   const DELETE_POOL = setting("BENCH_DELETE_POOL", 60_000, 5_000);
   const CRON_JOBS = setting("BENCH_CRON_JOBS", 100_000, 10_000);
   const pageCounts = (process.env.BENCH_MERGE_PAGES ?? "100,250,500,1000").split(",").map(Number);
-  const build = `${root}bench/.build-list-q`;
-  await rm(build, { recursive: true, force: true });
-  const started = Date.now();
-  const step = (message) => console.log(`[list-q ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
-  const [apiScript, probeScript] = await Promise.all([bundleWorker(root, `${build}/api`), bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" })]);
-  // The runtime's A/B Workers (no posting rules, no view counting) are not used here: the API's bundle stands in.
-  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
+  const { runtime, step } = await startAlone("list-q");
   const problems = [];
   const outcome = { conditions: { node: process.version, quick: QUICK, large: LARGE, writePool: WRITE_POOL, deletePool: DELETE_POOL, cronJobs: CRON_JOBS, ...settings } };
   try {
     const { db, kv, origin } = runtime;
-    await migrateAll(runtime, root);
     // As run.mjs seeds: the 1 000 and the 100 000 first, then the write and delete pools.
     const small = await createEmployer(db, kv, "Bench 1k Ltd.");
     const large = await createEmployer(db, kv, "Bench 100k Ltd.");

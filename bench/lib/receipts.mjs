@@ -16,7 +16,7 @@
 // Alone (a quick look at this row only): `BENCH_QUICK=1 node bench/lib/receipts.mjs` — builds the
 // API and probe bundles, starts a runtime of its own (bench/lib/runtime.mjs), prints JSON.
 import { randomBytes } from "node:crypto";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { load, ownConnection, send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
@@ -275,25 +275,11 @@ export async function measureReceipts(origin, { db, boardDb, kv, samples, write,
 
 // `node bench/lib/receipts.mjs`: this row alone, in a runtime of its own, on fresh bundles.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const { rm } = await import("node:fs/promises");
-  const { bundleWorker } = await import("./build.mjs");
-  const { applyMigrations, startRuntime } = await import("./runtime.mjs");
-  const QUICK = process.env.BENCH_QUICK === "1";
-  const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
-  const build = `${root}bench/.build-receipts`;
-  await rm(build, { recursive: true, force: true });
-  const started = Date.now();
-  const step = (message) => console.log(`[receipts ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
-  const [apiScript, probeScript] = await Promise.all([bundleWorker(root, `${build}/api`), bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" })]);
-  step("built");
-  // The runtime's A/B Workers (no posting rules, no view counting) are not used here: the API's bundle stands in.
-  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, noRulesScript: apiScript, noViewsScript: apiScript });
+  const { setting, startAlone } = await import("./alone.mjs");
+  const { runtime, step } = await startAlone("receipts");
   const problems = [];
   try {
     const { db, boardDb, kv, origin } = runtime;
-    await applyMigrations(db, `${root}drizzle`);
-    await applyMigrations(boardDb, `${root}drizzle/board`);
     const writer = await createEmployer(db, kv, "Bench Writes Ltd.");
     Object.assign(writer, await seedJobs(db, writer.employerId, setting("BENCH_WRITE_POOL", 60_000, 5_000), { status: "active", description: descriptionOf(500) }));
     step(`workerd up at ${origin}; seeded`);

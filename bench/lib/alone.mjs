@@ -1,0 +1,32 @@
+// A bench row run alone (`node bench/lib/<row>.mjs`): fresh bundles of the API and the probe in
+// bench/.build-<row>, a runtime of its own with every database migrated as `npm run dev` has it,
+// and a step logger. Sizes as bench/run.mjs names them (BENCH_QUICK=1 for the quick ones).
+import { mkdir, rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { bundleWorker } from "./build.mjs";
+import { migrateAll, startRuntime } from "./runtime.mjs";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+export const QUICK = process.env.BENCH_QUICK === "1";
+export const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+
+/** `variants(build)` bundles variant Workers beside the API (bench/lib/build.mjs `bundlePatched`). */
+export async function startAlone(row, { variants = async () => [] } = {}) {
+  // wrangler.toml and .dev.vars are read relative to the working directory, as under npm run.
+  process.chdir(root);
+  const build = `${root}bench/.build-${row}`;
+  await rm(build, { recursive: true, force: true });
+  await mkdir(build, { recursive: true });
+  const started = Date.now();
+  const step = (message) => console.log(`[${row} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}`);
+  const [apiScript, probeScript, built] = await Promise.all([
+    bundleWorker(root, `${build}/api`),
+    bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
+    variants(build),
+  ]);
+  step(`built the API, the probe${built.length ? ` and ${built.length} variants` : ""}`);
+  const runtime = await startRuntime(root, { apiScript, probeScript, floorScript: `${root}bench/floor-worker.js`, variants: built });
+  const { shard1, alertsDb } = await migrateAll(runtime, root);
+  step(`workerd up at ${runtime.origin}`);
+  return { runtime, shard1, alertsDb, variants: built, step };
+}
