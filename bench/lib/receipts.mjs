@@ -282,7 +282,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const { db, boardDb, kv, origin } = runtime;
     const writer = await createEmployer(db, kv, "Bench Writes Ltd.");
     Object.assign(writer, await seedJobs(db, writer.employerId, setting("BENCH_WRITE_POOL", 60_000, 5_000), { status: "active", description: descriptionOf(500) }));
-    step(`workerd up at ${origin}; seeded`);
+    step("seeded");
     const outcome = await measureReceipts(origin, {
       db,
       boardDb,
