@@ -162,7 +162,7 @@ try {
     problems.push(`seeded data inconsistent: ${JSON.stringify(derived)}`);
   }
   step(`seed check: ${JSON.stringify(derived)}`);
-  // The list's search index as the hourly cron keeps it (src/jobs/search-merge.ts): the seed wrote
+  // The list's search index as the hourly cron keeps it (src/jobs/search-index.ts): the seed wrote
   // it in bulk, as migration 0025 does, and the cron's merge stage, run after run, merges its
   // b-trees (a shard serves searches from the merged index an hour or two after such a load).
   const searchMerge = await mergeToEnd(origin, problems);

@@ -11,7 +11,7 @@ export const QUICK = process.env.BENCH_QUICK === "1";
 export const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
 
 /** `variants(build)` bundles variant Workers beside the API (bench/lib/build.mjs `bundlePatched`). */
-export async function startAlone(row, { variants = async () => [] } = {}) {
+async function startAlone(row, { variants = async () => [] } = {}) {
   // wrangler.toml and .dev.vars are read relative to the working directory, as under npm run.
   process.chdir(root);
   const build = `${root}bench/.build-${row}`;
@@ -29,4 +29,21 @@ export async function startAlone(row, { variants = async () => [] } = {}) {
   const { shard1, alertsDb } = await migrateAll(runtime, root);
   step(`workerd up at ${runtime.origin}`);
   return { runtime, shard1, alertsDb, variants: built, step };
+}
+
+/**
+ * The row `row` alone: `body` gets the runtime above and a list to push problems to, and returns
+ * the row's outcome, printed as JSON with the problems; the runtime is then disposed of, and the
+ * process exits 1 if there was any problem.
+ */
+export async function runAlone(row, body, options) {
+  const started = await startAlone(row, options);
+  const problems = [];
+  try {
+    const outcome = await body({ ...started, problems });
+    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
+  } finally {
+    await started.runtime.mf.dispose();
+  }
+  process.exit(problems.length ? 1 : 0);
 }

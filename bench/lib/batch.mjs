@@ -228,12 +228,9 @@ export async function measureReconcile({ origin, db, kv, samples, problems, step
 // `node bench/lib/batch.mjs`: the batch row alone (measureBatchSync, not reconcile), in a runtime
 // of its own, on fresh bundles, with run.mjs's sizes (BENCH_BATCH_SEEDED, BENCH_BATCH_ROUNDS).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { setting, startAlone } = await import("./alone.mjs");
-  const { runtime, step } = await startAlone("batch");
-  const problems = [];
-  try {
-    const { db, kv, origin } = runtime;
-    const outcome = await measureBatchSync({
+  const { runAlone, setting } = await import("./alone.mjs");
+  await runAlone("batch", ({ runtime: { db, kv, origin }, problems, step }) =>
+    measureBatchSync({
       origin,
       db,
       kv,
@@ -241,10 +238,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       seeded: setting("BENCH_BATCH_SEEDED", 20_000, 2_000),
       problems,
       step,
-    });
-    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
-  } finally {
-    await runtime.mf.dispose();
-  }
-  process.exit(problems.length ? 1 : 0);
+    }),
+  );
 }

@@ -136,14 +136,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { rebuildBoard } = await import("./board.mjs");
   const { measureBoardLatency } = await import("./capabilities.mjs");
-  const { root, startAlone } = await import("./alone.mjs");
+  const { root, runAlone } = await import("./alone.mjs");
   const setting = (name, fallback) => Number(process.env[name] ?? fallback);
-  const problems = [];
-  const { runtime, shard1, variants, step } = await startAlone("board-misses", {
-    variants: (build) => bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(",")),
-  });
-  try {
-    const { db, boardDb, kv, origin } = runtime;
+  const buildVariants = (build) => bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(","));
+  await runAlone("board-misses", async ({ runtime: { db, boardDb, kv, origin }, shard1, variants, problems, step }) => {
     // The bench's employers and jobs, at its quick sizes (bench/run.mjs): the largest board it measures misses on.
     for (const [name, count, options] of [
       ["Bench 1k Ltd.", 1_000, {}],
@@ -175,9 +171,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       problems,
       step,
     });
-    console.log(JSON.stringify({ date: new Date().toISOString(), boardJobs: rebuild.jobs, wordIndex: words, oneAtATime: { list: latency.list, q: latency.q }, ...outcome, problems }, null, 2));
-  } finally {
-    await runtime.mf.dispose();
-  }
-  process.exit(problems.length ? 1 : 0);
+    return { date: new Date().toISOString(), boardJobs: rebuild.jobs, wordIndex: words, oneAtATime: { list: latency.list, q: latency.q }, ...outcome };
+  }, { variants: buildVariants });
 }

@@ -3,7 +3,7 @@
 // at a time), and the upkeep of its search index (drizzle/0025): what one merge statement costs
 // at each size, and the cron's chunks with the index's triggers and without.
 // `node bench/lib/list-q.mjs` runs this alone in a runtime of its own (see the bottom).
-import { combineSlices, inTurn, send, sequentialLatency } from "./load.mjs";
+import { combineSlices, inTurn, load, send, sequentialLatency } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 
 /** Floor (c): one rate-limiter call and one `SELECT 1` (bench/floor-worker.js). */
@@ -41,6 +41,22 @@ export async function measureListQ(origin, { ops, connections, seconds, warmupSe
     qVsPage1: { qP50Ms: qVsPage1.small.q.p50, page1P50Ms: qVsPage1.small.page1.p50, ratio: qVsPage1.small.ratio, large: qVsPage1.large },
     growth: { smallP50Ms: qSmall.p50, largeP50Ms: qLarge.p50, ratio: qLarge.p50 / qSmall.p50 },
   };
+}
+
+/**
+ * The employer writes run.mjs measures before its `q` pairs (POST, both PUTs, DELETE), `seconds`
+ * each under `connections`: each is a transaction of its own, so each adds b-trees to the search
+ * index that only the next merge (hourly, or FTS5's automerge if on) takes away.
+ */
+export async function writeAsTheBenchDoes(origin, { ops, connections, seconds, problems }) {
+  const written = {};
+  for (const name of ["post", "putPartial", "putUpsert", "delete"]) {
+    const result = await load(origin, { host: HOSTS.api, ...ops[name], connections, seconds });
+    const bad = Object.keys(result.statuses).filter((code) => Number(code) !== ops[name].expect);
+    if (bad.length) problems.push(`${name} (writes): ${JSON.stringify(result.statuses)}`);
+    written[name] = result.requests;
+  }
+  return written;
 }
 
 /** The search index's b-trees and leaf pages (shadow tables of job_search, read from Node). */
@@ -95,9 +111,10 @@ export async function measureMergeCost(origin, { pageCounts, rounds, problems })
 // `node bench/lib/list-q.mjs`: this measurement alone, in a runtime of its own on fresh bundles,
 // seeded as bench/run.mjs seeds (1 000 and 100 000 own jobs, and the 60 000 + 60 000 jobs of the
 // write and delete pools beside them). The targets are measured on the index as seeded (as
-// run.mjs did before it merged first), then after the cron's merge stage has merged it; then the
-// cron's chunks over BENCH_CRON_JOBS eligible jobs without the index's update triggers and with them,
-// in turn (ABBA; BENCH_Q_CRON names the runs, BENCH_Q_PHASES the parts).
+// run.mjs did before it merged first), after the cron's merge stage has merged it, and after the
+// single writes run.mjs makes before its pairs; then the cron's chunks over BENCH_CRON_JOBS eligible
+// jobs without the index's update triggers and with them, in turn (ABBA; BENCH_Q_CRON names the
+// runs, BENCH_Q_PHASES the parts; BENCH_Q_AUTOMERGE sets FTS5's automerge for the whole run).
 // Sizes as run.mjs names them (BENCH_LARGE, BENCH_WRITE_POOL, BENCH_DELETE_POOL, BENCH_CRON_JOBS:
 // 0 leaves the cron out; BENCH_QUICK=1 for smaller ones), BENCH_MERGE_PAGES="100,250,500,1000".
 if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1]).href === import.meta.url) {
@@ -105,7 +122,7 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
   const { unstable_splitSqlQuery } = await import("wrangler");
   const { createEmployer, descriptionOf, seedJobs } = await import("./seed.mjs");
   const { operations } = await import("./operations.mjs");
-  const { QUICK, root, setting, startAlone } = await import("./alone.mjs");
+  const { QUICK, root, runAlone, setting } = await import("./alone.mjs");
   const settings = {
     connections: setting("BENCH_CONNECTIONS", 10, 10),
     seconds: setting("BENCH_SLICE_SECONDS", 2, 1),
@@ -118,11 +135,13 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
   const DELETE_POOL = setting("BENCH_DELETE_POOL", 60_000, 5_000);
   const CRON_JOBS = setting("BENCH_CRON_JOBS", 100_000, 10_000);
   const pageCounts = (process.env.BENCH_MERGE_PAGES ?? "100,250,500,1000").split(",").map(Number);
-  const { runtime, step } = await startAlone("list-q");
-  const problems = [];
-  const outcome = { conditions: { node: process.version, quick: QUICK, large: LARGE, writePool: WRITE_POOL, deletePool: DELETE_POOL, cronJobs: CRON_JOBS, ...settings } };
-  try {
-    const { db, kv, origin } = runtime;
+  await runAlone("list-q", async ({ runtime: { db, kv, origin }, problems, step }) => {
+    const outcome = { conditions: { node: process.version, quick: QUICK, large: LARGE, writePool: WRITE_POOL, deletePool: DELETE_POOL, cronJobs: CRON_JOBS, ...settings } };
+    // BENCH_Q_AUTOMERGE: FTS5's automerge as a migration would set it (drizzle/0025 sets 0), before the seed.
+    if (process.env.BENCH_Q_AUTOMERGE) {
+      outcome.conditions.automerge = Number(process.env.BENCH_Q_AUTOMERGE);
+      await db.prepare(`INSERT INTO job_search (job_search, rank) VALUES ('automerge', ${outcome.conditions.automerge})`).run();
+    }
     // As run.mjs seeds: the 1 000 and the 100 000 first, then the write and delete pools.
     const small = await createEmployer(db, kv, "Bench 1k Ltd.");
     const large = await createEmployer(db, kv, "Bench 100k Ltd.");
@@ -141,8 +160,9 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
           `(b) q at 1 000 p50 ${m.qVsPage1.qP50Ms.toFixed(2)} ÷ page 1 ${m.qVsPage1.page1P50Ms.toFixed(2)} ms = ${m.qVsPage1.ratio.toFixed(2)} ×; ` +
           `(c) q p50 ${m.growth.largeP50Ms.toFixed(2)} ÷ ${m.growth.smallP50Ms.toFixed(2)} ms = ${m.growth.ratio.toFixed(2)} ×`,
       );
-    // BENCH_Q_PHASES: any of q (the targets, as seeded and after the merge), merge (its cost), cron.
-    const phases = new Set((process.env.BENCH_Q_PHASES ?? "q,merge,cron").split(","));
+    // BENCH_Q_PHASES: any of q (the targets, as seeded and after the merge), merge (its cost), writes
+    // (the targets after run.mjs's writes), cron.
+    const phases = new Set((process.env.BENCH_Q_PHASES ?? "q,merge,writes,cron").split(","));
     if (phases.has("q")) outcome.asSeeded = await measureListQ(origin, { ops, ...settings, problems });
     if (outcome.asSeeded) report("as seeded", outcome.asSeeded);
 
@@ -155,6 +175,13 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
     if (phases.has("q")) {
       outcome.afterMerge = await measureListQ(origin, { ops, ...settings, problems });
       report("after the merge", outcome.afterMerge);
+    }
+    // Then the writes run.mjs makes before its q pairs, and the targets again on the index they leave.
+    if (phases.has("writes")) {
+      const written = await writeAsTheBenchDoes(origin, { ops, connections: settings.connections, seconds: settings.seconds * settings.rounds, problems });
+      outcome.afterWrites = { written, index: await indexShape(db), ...(await measureListQ(origin, { ops, ...settings, problems })) };
+      step(`after ${JSON.stringify(written)} writes: index ${JSON.stringify(outcome.afterWrites.index)}`);
+      report("after the writes", outcome.afterWrites);
     }
 
     // The cron's chunks over CRON_JOBS eligible jobs (run.mjs's cron row), with the index's update
@@ -199,9 +226,6 @@ if (process.argv[1] && (await import("node:url")).pathToFileURL(process.argv[1])
         }
       }
     }
-    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
-  } finally {
-    await runtime.mf.dispose();
-  }
-  process.exit(problems.length ? 1 : 0);
+    return outcome;
+  });
 }

@@ -275,15 +275,12 @@ export async function measureReceipts(origin, { db, boardDb, kv, samples, write,
 
 // `node bench/lib/receipts.mjs`: this row alone, in a runtime of its own, on fresh bundles.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { setting, startAlone } = await import("./alone.mjs");
-  const { runtime, step } = await startAlone("receipts");
-  const problems = [];
-  try {
-    const { db, boardDb, kv, origin } = runtime;
+  const { runAlone, setting } = await import("./alone.mjs");
+  await runAlone("receipts", async ({ runtime: { db, boardDb, kv, origin }, problems, step }) => {
     const writer = await createEmployer(db, kv, "Bench Writes Ltd.");
     Object.assign(writer, await seedJobs(db, writer.employerId, setting("BENCH_WRITE_POOL", 60_000, 5_000), { status: "active", description: descriptionOf(500) }));
     step("seeded");
-    const outcome = await measureReceipts(origin, {
+    return measureReceipts(origin, {
       db,
       boardDb,
       kv,
@@ -296,9 +293,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       problems,
       step,
     });
-    console.log(JSON.stringify({ ...outcome, problems }, null, 2));
-  } finally {
-    await runtime.mf.dispose();
-  }
-  process.exit(problems.length ? 1 : 0);
+  });
 }
