@@ -10,8 +10,9 @@
 //   Every call does fresh work (newer revisions, fresh event ids) and is checked to have done it.
 //   Besides, the receipts statements by themselves (in a batch of their own): their own time.
 // - a write: PUT by id's throughput over floor (c) in the same runtime, as bench/run.mjs measures
-//   it, against the last figure before receipts (docs/performance.md, quick run of 2026-11-26
-//   02:31: 0.40 ×). Receipts do not touch the write path; this checks nothing else moved it.
+//   it, reported. Receipts do not touch the write path. Issue 39's "within 0.95 × of before" needs
+//   the same API without receipts in the same run, which this row does not build; setting this
+//   run's ratio against another run's is docs/performance.md's, which names both runs.
 //
 // Alone (a quick look at this row only): `BENCH_QUICK=1 node bench/lib/receipts.mjs` — builds the
 // API and probe bundles, starts a runtime of its own (bench/lib/runtime.mjs), prints JSON.
@@ -30,10 +31,6 @@ const WEBHOOK_EVENTS_PER_NOTICE = 100;
 /** The jobs whose events the batches read: one board batch's worth. */
 const JOBS = BOARD_NOTICES * BOARD_EVENTS_PER_NOTICE;
 
-/** PUT by id ÷ floor (c) before receipts: docs/performance.md, "Shards, relay, bounded cron, moves", run B. */
-export const BEFORE_RECEIPTS = { ratio: 0.4, putRps: 109, floorCRps: 275, run: "quick run of 2026-11-26 02:31 at 5ebc3ea (docs/performance.md, run B)" };
-/** DESIGN 16a sets no budget for the consumers; issue 39: a write within 0.95 × of before. */
-export const WRITE_BUDGET = 0.95;
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -267,9 +264,9 @@ export async function measureReceipts(origin, { db, boardDb, kv, samples, write,
   const ratio = measuredWrite.putRps / measuredWrite.floorCRps;
   const outcome = {
     ...consumers,
-    write: { ...measuredWrite, ratio, before: BEFORE_RECEIPTS, ofBefore: ratio / BEFORE_RECEIPTS.ratio, budget: WRITE_BUDGET },
+    write: { ...measuredWrite, ratio },
   };
-  step(`receipts write: PUT by id ${measuredWrite.putRps.toFixed(0)} ÷ floor (c) ${measuredWrite.floorCRps.toFixed(0)} = ${ratio.toFixed(2)} ×; before receipts ${BEFORE_RECEIPTS.ratio.toFixed(2)} ×: ${outcome.write.ofBefore.toFixed(2)} × of before (budget ≥ ${WRITE_BUDGET})`);
+  step(`receipts write: PUT by id ${measuredWrite.putRps.toFixed(0)} ÷ floor (c) ${measuredWrite.floorCRps.toFixed(0)} = ${ratio.toFixed(2)} ×`);
   return outcome;
 }
 
