@@ -8,6 +8,7 @@ import { alertsSubscriber } from "./alerts/subscriber";
 import { consumeBoardBatch } from "./board/consumer";
 import { consumeBoardDeadLetters } from "./board/dead-letters";
 import { boardSubscriber } from "./board/subscriber";
+import { retryingBindings } from "./db/retrying";
 import type { Env } from "./env";
 import { createRelayClass } from "./events/relay";
 import { consumeReachBatch } from "./reach/consumer";
@@ -53,13 +54,18 @@ const consumers: Record<string, [Consumer, Consumer]> = {
 };
 const webhooks: [Consumer, Consumer] = [consumeWebhookBatch, consumeWebhookDeadLetters];
 
-/** The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to their consumers, inbound mail to job alerts. */
+/**
+ * The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to
+ * their consumers, inbound mail to job alerts; each on bindings whose D1 databases retry D1's
+ * transient errors (src/db/retrying.ts), so no module below has to.
+ */
 export default {
-  fetch: app.fetch,
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, retryingBindings(env), ctx),
   // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
   // when they fail, and callers (tests, /cdn-cgi/local/scheduled) get the outcome.
-  scheduled: (controller, env) => handleScheduled(controller, env),
-  queue: (batch, env) => {
+  scheduled: (controller, env) => handleScheduled(controller, retryingBindings(env)),
+  queue: (batch, givenEnv) => {
+    const env = retryingBindings(givenEnv);
     const dead = batch.queue.endsWith(DEAD_LETTERS);
     const name = dead ? batch.queue.slice(0, -DEAD_LETTERS.length) : batch.queue;
     const [consume, handBack] = consumers[name] ?? webhooks;
@@ -67,7 +73,7 @@ export default {
   },
   // DESIGN 23: mail to ALERTS_UNSUBSCRIBE_MAILTO (List-Unsubscribe's mailto:), when Email Routing sends it here.
   email: async (message, env) => {
-    await receiveUnsubscribeMail(message, env, Date.now());
+    await receiveUnsubscribeMail(message, retryingBindings(env), Date.now());
   },
 } satisfies ExportedHandler<Env>;
 

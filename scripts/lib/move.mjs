@@ -1,21 +1,14 @@
 // DESIGN 22: the runner of `npm run shards -- move` (src/shards/move.ts runs the move itself):
 // each batch of statements one `wrangler d1 execute`, each shard by its binding, the keys through
 // `wrangler kv bulk`. Locally (the state `npm run dev` serves, or --persist-to) or --remote.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { isReadOnly } from "../../src/db/transient-errors.ts";
 import { shardBinding } from "../../src/shards/identity.ts";
 import { shardNumbers } from "./shards.mjs";
-import { KEYS_BINDING, sqlString, target, withRetries, wrangler } from "./wrangler.mjs";
+import { COMMAND_BYTES, execute, KEYS_BINDING, sqlString, target, withFile, wrangler } from "./wrangler.mjs";
 
 /**
- * SQL text one `--command` carries at most: Linux passes an argument of at most 128 KiB, and D1
- * takes a statement of at most 100 KB. A batch larger than this goes as a file (locally, one D1
- * batch all the same; remotely, D1's import, which also applies it whole or not at all).
+ * Remotely a batch goes as one command where it fits (COMMAND_BYTES); locally files have no such
+ * limit: batches are bounded by the move's rows per batch.
  */
-const COMMAND_BYTES = 90_000;
-/** Locally files have no such limit: batches are bounded by the move's rows per batch. */
 const LOCAL_BATCH_BYTES = 4_000_000;
 /** KV's bulk reads take at most 100 keys a request. */
 const KEYS_PER_READ = 100;
@@ -39,18 +32,6 @@ function inline({ sql, params }) {
   return text;
 }
 
-/** Runs `run(file)` with `text` in a temporary file, removed after. */
-function withFile(text, run) {
-  const dir = mkdtempSync(join(tmpdir(), "jpa-move-"));
-  try {
-    const file = join(dir, "batch.sql");
-    writeFileSync(file, text);
-    return run(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /** The move's databases and keys through wrangler. `extraArgs`: where local state lives (--persist-to DIR). */
 export function moveThroughWrangler(remote, extraArgs = []) {
   const where = [...target(remote), ...extraArgs];
@@ -58,14 +39,7 @@ export function moveThroughWrangler(remote, extraArgs = []) {
     shards: shardNumbers(remote),
     batchBytes: remote ? COMMAND_BYTES : LOCAL_BATCH_BYTES,
     async batch(shard, statements) {
-      const text = statements.map(inline).join(";\n");
-      const args = ["d1", "execute", shardBinding(shard), ...where, "--json"];
-      const readOnly = statements.every((statement) => isReadOnly(statement.sql));
-      const out = withRetries(
-        () => (text.length <= COMMAND_BYTES ? wrangler([...args, "--command", text]) : withFile(text, (file) => wrangler([...args, "--file", file, ...(remote ? ["--yes"] : [])]))),
-        readOnly,
-      );
-      return JSON.parse(out.slice(out.indexOf("["))).map((result) => result.results ?? []);
+      return execute(statements.map(inline).join(";\n"), remote, shardBinding(shard), extraArgs);
     },
   };
   const keys = {

@@ -1,9 +1,10 @@
 // Runs the project's own wrangler (under the pinned Node) for the CLI scripts.
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import os from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os, { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { isReadOnly, MAX_ATTEMPTS, mayRepeat, retryDelayMs } from "../../src/db/transient-errors.ts";
+import { COMMAND_RETRIES, isReadOnly, mayRepeat, retryDelayMs } from "../../src/db/transient-errors.ts";
 
 const require = createRequire(import.meta.url);
 const WRANGLER = join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
@@ -91,17 +92,57 @@ export function withRetries(run, readOnly) {
     try {
       return run();
     } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !mayRepeat(error, readOnly)) throw error;
-      sleep(retryDelayMs(attempt));
+      if (attempt >= COMMAND_RETRIES.attempts || !mayRepeat(error, readOnly)) throw error;
+      sleep(retryDelayMs(attempt, COMMAND_RETRIES));
     }
+  }
+}
+
+/**
+ * Locally, a command's SQL first takes SQLite's write lock with a write that changes no row.
+ * Local D1 writes its bookmark at the end of every call, reads included, so a call that read
+ * first fails (SQLITE_BUSY_SNAPSHOT) whenever `npm run dev` committed anything meanwhile: a
+ * long batch never got through while the dev server served writes. Holding the lock from its
+ * first statement, the command waits only for the lock (retried below), and the dev server's
+ * calls wait for it in turn (the Worker's own retries, src/db/retrying.ts). Every local database
+ * has wrangler's migrations table (each command applies the migrations first).
+ */
+const TAKE_WRITE_LOCK = "UPDATE d1_migrations SET id = id WHERE 0";
+/** What one `--command` carries at most: Linux passes an argument of at most 128 KiB (D1 takes a statement of 100 KB). */
+export const COMMAND_BYTES = 90_000;
+
+/**
+ * Runs SQL statements (`;`-separated text) on `database` in one transaction and returns each
+ * statement's rows. Too long for a command line, it goes as a file (remotely, D1's import, which
+ * also applies it whole or not at all). Retried as the Worker retries (withRetries).
+ */
+export function execute(text, remote, database = DATABASE, extraArgs = []) {
+  const readOnly = isReadOnly(text);
+  const sql = remote ? text : `${TAKE_WRITE_LOCK};\n${text}`;
+  const args = ["d1", "execute", database, ...target(remote), ...extraArgs, "--json"];
+  const out = withRetries(
+    () => (sql.length <= COMMAND_BYTES ? wrangler([...args, "--command", sql]) : withFile(sql, (file) => wrangler([...args, "--file", file, ...(remote ? ["--yes"] : [])]))),
+    readOnly,
+  );
+  const results = JSON.parse(out.slice(out.indexOf("["))).map((result) => result.results ?? []);
+  return remote ? results : results.slice(1);
+}
+
+/** Runs `run(file)` with `text` in a temporary file, removed after. */
+export function withFile(text, run) {
+  const dir = mkdtempSync(join(tmpdir(), "jpa-sql-"));
+  try {
+    const file = join(dir, "batch.sql");
+    writeFileSync(file, text);
+    return run(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** Runs SQL (one statement, so one transaction) and returns the rows of its last statement. */
 export function query(sql, remote, database = DATABASE, extraArgs = []) {
-  const out = withRetries(() => wrangler(["d1", "execute", database, ...target(remote), ...extraArgs, "--json", "--command", sql]), isReadOnly(sql));
-  const results = JSON.parse(out.slice(out.indexOf("[")));
-  return results.at(-1)?.results ?? [];
+  return execute(sql, remote, database, extraArgs).at(-1) ?? [];
 }
 
 export const sqlString = (value) => `'${String(value).replaceAll("'", "''")}'`;

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDatabase } from "../db/client";
+import { retryingBindings } from "../db/retrying";
 import type { Env, Relay } from "../env";
 import { atShard, shardOf } from "../shards/bindings";
 import { handOver, notify, type EventSubscriber } from "./dispatch";
@@ -86,6 +87,10 @@ interface RelayState {
 /** The relay class for these subscribers (the Worker entry exports it under the binding's class name). */
 export function createRelayClass(subscribers: EventSubscriber[]) {
   return class ShardRelay extends DurableObject<Env> implements Relay {
+    constructor(ctx: DurableObjectState, env: Env) {
+      super(ctx, retryingBindings(env));
+    }
+
     /** A poke came while an alarm ran: that alarm may have read before the poked events, so the next runs at once. */
     private pokedWhileRunning = false;
 

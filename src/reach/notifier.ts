@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { retryingBindings } from "../db/retrying";
 import type { Env, Reach } from "../env";
 import { isFresh, publish, requestToken, TokenError, type AccessToken } from "./google";
 import { INDEXNOW_URLS_PER_REQUEST, submitUrls } from "./indexnow";
@@ -39,7 +40,7 @@ export const notifierOf = (env: Pick<Env, "REACH">) => env.REACH.get(env.REACH.i
 
 export class ReachNotifier extends DurableObject<Env> implements Reach {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, retryingBindings(env));
     store.createSchema(ctx.storage.sql);
   }
 
