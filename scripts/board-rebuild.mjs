@@ -3,8 +3,10 @@
 // The Worker's own code does it (src/board/reconcile.ts rebuildBoard, bounded in memory: one page
 // at a time): this starts the Worker with `wrangler dev` on the chosen state and invokes its
 // scheduled handler under the name "board:rebuild", which no Cron Trigger uses: it wipes the
-// board and hands every job that should be on it to the board queue, whose consumer (in the same
-// Worker) puts them back, each invocation within D1's query budget. This waits for that.
+// board (its tombstones stay), puts back the tombstones of the jobs that left the board (a board
+// whose database was lost has none), and hands every job that should be on it to the board
+// queue, whose consumer (in the same Worker) puts them back, each invocation within D1's query
+// budget. This waits for that.
 //   local (default): the state `npm run dev` serves (.wrangler/state), migrated first.
 //   --remote: `wrangler dev --remote`, the Worker running on Cloudflare against the deployed
 //   databases (their migrations are `npm run deploy`'s; none are applied here).

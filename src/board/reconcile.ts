@@ -3,11 +3,11 @@ import { pruneReceipts } from "../events/receipts";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { shardOf } from "../shards/bindings";
-import { employerNames, employersMovedAway, visibleJobRevisions, visibleJobs } from "../jobs/published";
+import { employerNames, employersMovedAway, leftBoardPage, visibleJobRevisions, visibleJobs } from "../jobs/published";
 import { all, batch, createBoardDatabase, type BoardDatabase } from "./database/client";
 import { boardReceipts } from "./database/tables";
 import { boardEmployersPage, boardRevisionsPage } from "./database/reads";
-import { removeStrayJobs, renameEmployer } from "./database/writes";
+import { recordTombstones, removeStrayJobs, renameEmployer } from "./database/writes";
 import { applyJobChanges } from "./feed";
 import { BOARD_CHANGES_PER_MESSAGE } from "./subscriber";
 
@@ -169,14 +169,46 @@ async function wipeBoard(env: Pick<Env, "BOARD_DB">): Promise<number> {
 }
 
 /**
- * `npm run board:rebuild`: the board wiped, then each shard repaired with no job left to its
- * message, which hands every job that should be on the board to the board queue, whose consumer
- * puts them back (scripts/board-rebuild.mjs waits for it). `shards`: each shard's bindings, from
- * the runner.
+ * Jobs read per page while looking for tombstones: two numbers each, as the repair's pages, and
+ * every job of the page is read (its status first, its revision only if it left the board).
+ */
+const TOMBSTONE_PAGE = 5_000;
+
+/**
+ * DESIGN 18a: the tombstones of `env`'s shard's jobs that left the board (archived, or past their
+ * closeDate), for a board that lost them with its database: their pages answer 410 again, not
+ * 404. Written at the job's revision, so a message older than its leaving still changes nothing.
+ * A job the board still knows keeps what the board recorded. A deleted job is gone from the
+ * employer side, so its tombstone, once lost, cannot come back. Memory holds one page of ids.
+ */
+export async function restoreTombstones(env: Pick<Env, "DB" | "BOARD_DB" | "SHARD">, nowMs: number, { page = TOMBSTONE_PAGE }: { page?: number } = {}): Promise<number> {
+  const db = createDatabase(env.DB);
+  const board = createBoardDatabase(env.BOARD_DB);
+  const now = Math.floor(nowMs / 1000);
+  let restored = 0;
+  for (let after = 0; ; ) {
+    const read = await leftBoardPage(db, after, page, now);
+    const left = read.flatMap((job) => (job.revision === null ? [] : [{ jobId: job.id, revision: job.revision, shard: shardOf(env) }]));
+    if (left.length) await batch(board, [recordTombstones(left)]);
+    restored += left.length;
+    if (read.length < page) return restored;
+    after = read[read.length - 1].id;
+  }
+}
+
+/**
+ * `npm run board:rebuild`: the board wiped (its tombstones kept), then, shard by shard, the
+ * tombstones of the jobs that left the board put back (a board whose database was lost has none),
+ * and the shard repaired with no job left to its message, which hands every job that should be on
+ * the board to the board queue, whose consumer puts them back (scripts/board-rebuild.mjs waits
+ * for it). `shards`: each shard's bindings, from the runner.
  */
 export async function rebuildBoard(env: Pick<Env, "BOARD_DB">, shards: Pick<Env, "DB" | "BOARD_DB" | "BOARD_QUEUE" | "SHARD">[], nowMs: number) {
   const wiped = await wipeBoard(env);
   const repaired = [];
-  for (const shard of shards) repaired.push(await repairBoard(shard, nowMs, { inFlightSeconds: 0 }));
+  for (const shard of shards) {
+    const tombstones = await restoreTombstones(shard, nowMs);
+    repaired.push({ ...(await repairBoard(shard, nowMs, { inFlightSeconds: 0 })), tombstones });
+  }
   return { wiped, shards: repaired };
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jsonRows } from "../db/lists";
-import { onBoardCondition } from "./on-board";
+import { leftBoardCondition, onBoardCondition } from "./on-board";
 import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./repository";
 
 // The jobs capability's public reads of what job seekers may see (DESIGN 14, 17). A job is on
@@ -63,6 +63,18 @@ export function visibleJobRevisions(
 ): Promise<{ id: number; revision: number; updatedAt: number }[]> {
   return all(db, sql`SELECT j.id, j.revision, j.updated_at AS updatedAt FROM jobs j INDEXED BY jobs_visible_idx
     WHERE ${visible(now)} AND j.id > ${afterId} ORDER BY j.id LIMIT ${limit}`);
+}
+
+/**
+ * For a rebuild of the board (DESIGN 18a): the `limit` jobs after `afterId`, by id, each with its
+ * revision if it left the board (null otherwise). Every job read is returned, so a read costs its
+ * `limit` rows however few left, and the next read starts after the last. DESIGN 22: not those of
+ * an employer moved away (or, before the flip, being moved in): the one shard that is the truth
+ * for them gives them.
+ */
+export function leftBoardPage(db: Database, afterId: number, limit: number, now: number): Promise<{ id: number; revision: number | null }[]> {
+  return all(db, sql`SELECT j.id, CASE WHEN ${sql.raw(leftBoardCondition(now))} AND e.moved_to IS NULL THEN j.revision END AS revision
+    FROM jobs j JOIN employers e ON e.id = j.employer_id WHERE j.id > ${afterId} ORDER BY j.id LIMIT ${limit}`);
 }
 
 /**

@@ -25,6 +25,17 @@ export function recordRevisions(changes: { jobId: number; revision: number; dele
       listed = max(listed, excluded.listed), shard = CASE WHEN excluded.revision >= revision THEN excluded.shard ELSE shard END`;
 }
 
+/**
+ * DESIGN 18a: tombstones for jobs that left the board, as a rebuild finds them on the employer
+ * side (listed, not deleted). What the board already recorded of a job stays as it is: its own
+ * record knows better (whether the job was listed, whether it was deleted, a newer revision).
+ */
+export function recordTombstones(jobs: { jobId: number; revision: number; shard: number }[]): SQL {
+  return sql`INSERT INTO board_revisions (job_id, revision, deleted, listed, shard)
+    SELECT value ->> 'jobId', value ->> 'revision', 0, 1, value ->> 'shard' FROM json_each(${JSON.stringify(jobs)}) WHERE true
+    ON CONFLICT (job_id) DO NOTHING`;
+}
+
 /** The first name of each employer whose job the batch puts on the board (renames alone change it later). */
 export function recordEmployers(employers: { id: number; name: string }[]): SQL {
   const rows = employers.map((employer) => ({ ...employer, words: searchTokensOf(employer.name) }));
