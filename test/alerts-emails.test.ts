@@ -15,7 +15,7 @@ const card: JobCard = {
   publishDate: "2026-11-20T10:00:00Z",
   closeDate: "2027-01-19T23:59:59Z",
   locations: [{ description: "Montréal, QC" }],
-  salary: { amount: 65000, maxAmount: 72000, type: { id: 1, name: "Yearly", unit: "year" } },
+  salary: { amount: 65000, maxAmount: 72000, type: { id: 1, name: "Yearly", unit: "year" }, plusCommission: false },
 };
 const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
 
@@ -42,6 +42,32 @@ describe("alert emails' HTML", () => {
           expect(mail.text).toContain("https://jobs.example.com/alerts/decline/t");
           expect(mail.html).toContain('<a href="https://jobs.example.com/alerts/decline/t">');
         }
+      }
+    });
+  }
+});
+
+describe("pay in alert emails (DESIGN 18, 23)", () => {
+  const email = (language: Language, salary: JobCard["salary"]) =>
+    alertEmail({ language, to: "a@example.com", search: "“clerk”", askedAt: Date.UTC(2026, 10, 1), jobs: [{ ...card, salary }], jobLink: () => "https://jobs.example.com/jobs/7-clerk", links, sender, listId: "<job-alerts.jobs.example.com>" });
+  const hourly = { amount: 31.25, maxAmount: null, type: { id: 5, name: "Hourly", unit: "hour" }, plusCommission: false };
+  const yearly = { amount: 65000, maxAmount: 72000.5, type: { id: 1, name: "Yearly", unit: "year" }, plusCommission: true };
+  // As test/board-pages.test.ts reads them on the job page: cents, the unit in words, the commission.
+  const shown = {
+    en: { hourly: "$31.25 an hour", yearly: "$65,000.00 – $72,000.50 a year, plus commission" },
+    fr: { hourly: "31,25\u00a0$ de l'heure", yearly: "65\u00a0000,00\u00a0$ – 72\u00a0000,50\u00a0$ par année, plus commission" },
+  };
+  const escaped = (text: string) => text.replace(/'/g, "&#39;");
+
+  for (const language of ["en", "fr"] as Language[]) {
+    it(`an alert email shows pay exactly as the board's pages do, cents kept (${shown[language].hourly}), in ${language}, in the text and the HTML`, () => {
+      for (const [salary, text] of [
+        [hourly, shown[language].hourly],
+        [yearly, shown[language].yearly],
+      ] as const) {
+        const mail = email(language, salary);
+        expect(mail.text).toContain(`  ${text}\n`);
+        expect(mail.html).toContain(`${escaped(text)}<br>`);
       }
     });
   }

@@ -125,4 +125,26 @@ describe("kept wanted, not tracked: the 12-month email", () => {
     expect(await changesOf(kept.id)).toEqual(["confirmed", "kept"]);
     expect(await changesOf(ignored.id)).toEqual(["confirmed", "expired-unanswered"]);
   });
+
+  it("an alert asks once per year of consent: no second \"keep\" email at a later run (day 380 included), and without an answer it ends 30 days after the question, recorded (issue 46 item 3)", async () => {
+    const alert = await activeAlert();
+    const confirmedAt = (await env.ALERTS_DB.prepare("SELECT confirmed_at AS at FROM alerts WHERE id = ?").bind(alert.id).first<{ at: number }>())!.at;
+    const day = 86_400_000;
+    const keepMailsAt = async (days: number) => {
+      const sentBefore = sentMail.length;
+      const from = queued.length;
+      await worker.scheduled!({ cron: "0 * * * *", scheduledTime: confirmedAt + days * day } as ScheduledController, alertsEnv());
+      const sends = queued.slice(from).map((message) => message.body).filter((body) => "send" in body);
+      if (sends.length) await consume(sends);
+      await deliverPending();
+      return sentMail.slice(sentBefore).filter((mail) => mail.to === alert.email && mail.subject.startsWith("Keep your job alert?")).length;
+    };
+    expect(await keepMailsAt(366)).toBe(1);
+    for (const days of [367, 380, 395]) expect(await keepMailsAt(days), `day ${days}`).toBe(0);
+    expect(await statusOf(alert.id)).toBe("active");
+    // Asked on day 366: the first run past day 396 ends it, and asks nothing.
+    expect(await keepMailsAt(397)).toBe(0);
+    expect(await statusOf(alert.id)).toBe("ended");
+    expect(await changesOf(alert.id)).toEqual(["confirmed", "expired-unanswered"]);
+  });
 });

@@ -1,4 +1,5 @@
 import { headerValue } from "../email/copy";
+import { formatSalary } from "../ui/pay";
 import type { Sender } from "./consent";
 import type { AlertSearch, JobCard } from "./rules";
 
@@ -43,7 +44,6 @@ const WORDS = {
     keepBody: "A year ago you asked for this job alert. Do you still want it? Keep it with the manage link below; without an answer in 30 days it ends and no more emails are sent.",
     keep: "Keep or change this alert",
     any: "all jobs",
-    per: { year: "year", month: "month", week: "week", day: "day", hour: "hour" } as Record<string, string>,
   },
   fr: {
     confirmSubject: (search: string) => `Confirmez votre alerte emploi : ${search}`,
@@ -67,14 +67,15 @@ const WORDS = {
     keepBody: "Il y a un an, vous avez demandé cette alerte emploi. La voulez-vous toujours? Gardez-la par le lien ci-dessous; sans réponse dans 30 jours, elle prend fin et plus aucun courriel n'est envoyé.",
     keep: "Garder ou modifier cette alerte",
     any: "toutes les offres",
-    per: { year: "an", month: "mois", week: "semaine", day: "jour", hour: "heure" } as Record<string, string>,
   },
 } as const;
 
 const dateOf = (iso: string | number, language: Language) =>
   new Intl.DateTimeFormat(language === "fr" ? "fr-CA" : "en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(iso));
 
-const money = (amount: number, language: Language) =>
+// A search's salaryMin is a whole number of dollars a year (src/alerts/schemas.ts): no cents to show.
+// A job's pay is another thing: formatSalary, as the board's pages show it.
+const wholeDollars = (amount: number, language: Language) =>
   new Intl.NumberFormat(language === "fr" ? "fr-CA" : "en-CA", { style: "currency", currency: "CAD", maximumFractionDigits: 0 }).format(amount);
 
 /** The search in words, for the subject and the "why you get this" line. */
@@ -86,16 +87,8 @@ export function describeSearch(search: AlertSearch, language: Language, placeNam
   if (search.province) parts.push(`province ${search.province}`);
   if (search.category !== undefined) parts.push(`${fr ? "catégorie" : "category"} ${search.category}`);
   if (search.positionType !== undefined) parts.push(`${fr ? "type de poste" : "position type"} ${search.positionType}`);
-  if (search.salaryMin !== undefined) parts.push(`${fr ? "salaire d'au moins" : "salary from"} ${money(search.salaryMin, language)}/${fr ? "an" : "year"}`);
+  if (search.salaryMin !== undefined) parts.push(`${fr ? "salaire d'au moins" : "salary from"} ${wholeDollars(search.salaryMin, language)}/${fr ? "an" : "year"}`);
   return headerValue(parts.join(", ") || WORDS[language].any);
-}
-
-function salaryOf(card: JobCard, language: Language): string | null {
-  if (!card.salary) return null;
-  const per = WORDS[language].per[card.salary.type.unit] ?? card.salary.type.unit;
-  const low = money(Number(card.salary.amount), language);
-  const range = card.salary.maxAmount !== null ? `${low} – ${money(Number(card.salary.maxAmount), language)}` : low;
-  return `${range} / ${per}`;
 }
 
 function footer(language: Language, sender: Sender, links: AlertLinks, why: string) {
@@ -179,7 +172,9 @@ export function alertEmail(input: AlertEmailInput): Mail {
   const why = words.why(input.search, dateOf(input.askedAt, language));
   const end = footer(language, input.sender, links, why);
   const describe = (card: JobCard) => {
-    const salary = salaryOf(card, language);
+    // Pay exactly as the job's page shows it (cents, the unit in words, the commission): a person
+    // who follows the link reads the same figure.
+    const salary = card.salary ? formatSalary(language, card.salary) : null;
     return {
       employer: card.employer ?? words.confidential,
       places: card.locations.map((location) => location.description).join("; "),

@@ -157,7 +157,7 @@ export interface JobCard {
   publishDate: string;
   closeDate: string;
   locations: { description: string }[];
-  salary: { amount: number; maxAmount: number | null; type: { id: number; name: string; unit: string } } | null;
+  salary: { amount: number; maxAmount: number | null; type: { id: number; name: string; unit: string }; plusCommission: boolean } | null;
 }
 
 export function cardOf(entry: BoardEntry): JobCard {

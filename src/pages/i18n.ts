@@ -1,6 +1,6 @@
-// DESIGN 18: every label, message, date and amount of the pages, in English and in French. Job
-// content is shown as the employer wrote it; reference names (categories, position types) are
-// translated here by id.
+// DESIGN 18: every label, message and date of the pages, in English and in French (pay: src/ui/pay.ts,
+// shared with the alerts' emails). Job content is shown as the employer wrote it; reference names
+// (categories, position types) are translated here by id.
 
 export type Lang = "en" | "fr";
 export const LANGS: readonly Lang[] = ["en", "fr"];
@@ -14,10 +14,6 @@ const CATEGORIES_FR: Readonly<Record<number, string>> = {
   26: "Sciences et recherche", 27: "Métiers spécialisés", 28: "Services sociaux", 29: "Télécommunications", 30: "Autre",
 };
 const POSITION_TYPES_FR: Readonly<Record<number, string>> = { 1: "Temps plein", 2: "Temps partiel", 3: "Contrat", 4: "Temporaire", 5: "Bénévole" };
-const UNITS = {
-  en: { 1: "a year", 2: "a month", 3: "a week", 4: "a day", 5: "an hour" },
-  fr: { 1: "par année", 2: "par mois", 3: "par semaine", 4: "par jour", 5: "de l'heure" },
-} as const;
 
 export const WORDS = {
   en: {
@@ -26,7 +22,6 @@ export const WORDS = {
     confidential: "Confidential employer",
     places: "Location",
     salary: "Salary",
-    plusCommission: "plus commission",
     positionType: "Position type",
     categories: "Category",
     published: "Published",
@@ -100,7 +95,6 @@ export const WORDS = {
     confidential: "Employeur confidentiel",
     places: "Lieu",
     salary: "Salaire",
-    plusCommission: "plus commission",
     positionType: "Type de poste",
     categories: "Catégorie",
     published: "Publié le",
@@ -174,24 +168,10 @@ const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
 
 // Made once per isolate: building a formatter costs far more than using one.
 const DATES = { en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", timeZone: "UTC" }), fr: new Intl.DateTimeFormat(LOCALE.fr, { dateStyle: "long", timeZone: "UTC" }) };
-const MONEY = { en: new Intl.NumberFormat(LOCALE.en, { style: "currency", currency: "CAD" }), fr: new Intl.NumberFormat(LOCALE.fr, { style: "currency", currency: "CAD" }) };
 
 /** `November 23, 2026` / `23 novembre 2026`, in UTC as the API's dates are. */
 export function formatDate(lang: Lang, iso: string): string {
   return DATES[lang].format(new Date(iso));
-}
-
-/** `$65,000.00` / `65 000,00 $`. */
-export function formatMoney(lang: Lang, amount: number): string {
-  return MONEY[lang].format(amount);
-}
-
-/** A salary as a range with its unit: `$60,000.00 – $70,000.00 a year`. */
-export function formatSalary(lang: Lang, salary: { amount: number; maxAmount: number | null; type: { id: number }; plusCommission: boolean }): string {
-  const amount = (value: number) => formatMoney(lang, Number(JSON.stringify(value)));
-  const range = salary.maxAmount === null ? amount(salary.amount) : `${amount(salary.amount)} – ${amount(salary.maxAmount)}`;
-  const unit = UNITS[lang][salary.type.id as keyof (typeof UNITS)["en"]] ?? "";
-  return `${range} ${unit}${salary.plusCommission ? `, ${WORDS[lang].plusCommission}` : ""}`.trim();
 }
 
 export const categoryName = (lang: Lang, category: { id: number; name: string }) => (lang === "fr" ? (CATEGORIES_FR[category.id] ?? category.name) : category.name);

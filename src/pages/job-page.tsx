@@ -3,7 +3,8 @@ import type { BoardJob } from "../board/pages";
 import { ApplyForm, type ApplyState } from "./apply-form";
 import { Layout } from "./layout";
 import { REPORT } from "./paths";
-import { categoryName, formatDate, formatSalary, positionTypeName, WORDS, type Lang } from "./i18n";
+import { formatSalary } from "../ui/pay";
+import { categoryName, formatDate, positionTypeName, WORDS, type Lang } from "./i18n";
 
 // DESIGN 18: a job's page — the whole board job, readable, with its JobPosting for search
 // engines; the French page shows the job's French version when it has one.
