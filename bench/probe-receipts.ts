@@ -84,7 +84,7 @@ async function webhooks(env: Env, body: ReceiptsRequest) {
       const here = events.filter((event) => !locked.has(event.employerId));
       const now = Date.now();
       const receipts = body.receipts && here.length ? [takeEvents(webhookReceipts, shard, here.map((event) => event.id), now)] : [];
-      const messages = await insertEventMessages(db, here.filter((event) => listening.has(event.employerId)), now, receipts);
+      const messages = await insertEventMessages(db, here.filter((event) => listening.has(event.employerId)), listening, now, receipts);
       return { events: events.length, messages: messages.length, receipts: receipts.length ? here.length : 0 };
     }),
   );

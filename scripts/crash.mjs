@@ -21,6 +21,9 @@
 //    (type, job or application id, revision), reached its employer's endpoint at least once;
 //  - no (event, endpoint) came under two webhook-ids (a change applied twice); the same
 //    webhook-id more than once is an at-least-once retry: allowed, counted;
+//  - issue 51: the webhook-ids per change as a Standard Webhooks receiver tells changes apart,
+//    (type, job, ETag) (scripts/lib/webhook-ids.mjs): reported as a histogram, and a failure when
+//    any change came under more than one (each named with the events its messages deliver);
 //  - every event stored in the shards' outboxes (acknowledged or not: a write cut off by the
 //    kill may have been stored) reached the receiver: reported, and an anomaly when missing;
 //  - the board (BOARD_DB) holds exactly the active, open jobs, as the soak checks;
@@ -32,6 +35,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./lib/free-port.mjs";
+import { changeKey, webhookIdsPerChange } from "./lib/webhook-ids.mjs";
 import { boardIsExact, migrateState, queryShards, random, weighted, runCron, seedEmployers, settleBoard, sleep, startApi } from "./lib/local-load.mjs";
 
 const SHORT = process.env.CRASH_SHORT === "1";
@@ -100,7 +104,14 @@ function startReceiver() {
       }
       const type = String(event.type ?? "?");
       const subjectId = type.startsWith("application.") ? event.data?.application?.id : event.data?.job?.id;
-      deliveries.push({ employerId, webhookId: String(req.headers["webhook-id"] ?? ""), type, key: eventKey(type, subjectId, event.data?.revision), at: Date.now() });
+      deliveries.push({
+        employerId,
+        webhookId: String(req.headers["webhook-id"] ?? ""),
+        type,
+        key: eventKey(type, subjectId, event.data?.revision),
+        change: changeKey(event),
+        at: Date.now(),
+      });
       res.writeHead(204).end();
     });
   });
@@ -480,6 +491,25 @@ function checkOutbox(employers, byEvent) {
   return outcome;
 }
 
+/**
+ * Issue 51: per endpoint and change (type, job, ETag), the distinct webhook-ids received, as a
+ * histogram ({ "1": n } when every change came under one). A change under more than one is an
+ * anomaly, named with the event each of its messages delivers (from the shards' webhook_messages):
+ * one event → the fan-out wrote two messages for it; several → the change was recorded twice.
+ */
+function webhookIdsPerChangeChecked() {
+  const result = webhookIdsPerChange(receiver.deliveries.map((d) => ({ endpoint: d.employerId, change: d.change, webhookId: d.webhookId })));
+  if (result.doubled.length) {
+    const ids = result.doubled.flatMap((d) => d.webhookIds).map((id) => `'${id.replaceAll("'", "''")}'`);
+    const eventOf = new Map(queryShards(dir, `SELECT id, event_id FROM webhook_messages WHERE id IN (${ids.join(", ")})`).map((m) => [m.id, m.event_id]));
+    for (const { key, webhookIds } of result.doubled) {
+      const events = new Set(webhookIds.map((id) => eventOf.get(id) ?? "?"));
+      anomaly(`${key} came under ${webhookIds.length} webhook-ids (${webhookIds.map((id) => `${id} of event ${eventOf.get(id) ?? "?"}`).join(", ")}): ${events.size === 1 ? "one event, two messages" : "the change was recorded as several events"}`);
+    }
+  }
+  return { changes: result.changes, perChange: result.histogram, max: result.max, doubled: result.doubled.length };
+}
+
 // ---------------------------------------------------------------- main
 
 let receiver;
@@ -598,6 +628,7 @@ async function main() {
       if (how === "relayAgain") row.relayAgainSecondsAfterWrite = Math.max(row.relayAgainSecondsAfterWrite ?? 0, Math.round((at - e.at) / 1000));
     }
     const outbox = checkOutbox(employers, byEvent);
+    const webhookIds = webhookIdsPerChangeChecked();
 
     const figures = {
       mode: SHORT ? "short" : "full",
@@ -628,17 +659,18 @@ async function main() {
         secondsFromLoadEndToComplete: complete ? Number(((complete - loadEnded) / 1000).toFixed(1)) : null,
       },
       outbox,
+      webhookIds,
       board,
       fiveXx: stats.fiveXx,
       anomalies: anomalies.length,
       totalSeconds: Number(elapsed()),
     };
     console.log(JSON.stringify(figures, null, 2));
-    ok = anomalies.length === 0 && missing.length === 0 && appliedTwice === 0 && cron.status === 200 && boardIsExact(board);
+    ok = anomalies.length === 0 && missing.length === 0 && appliedTwice === 0 && webhookIds.max <= 1 && cron.status === 200 && boardIsExact(board);
     console.log(
       ok
-        ? `CRASH TEST PASSED: ${ROUNDS} kills; all ${expected.size} events of acknowledged writes reached their endpoints (${duplicateDeliveries} repeated deliveries of the same webhook-id, allowed), none applied twice; the board holds exactly the active jobs.`
-        : `CRASH TEST FAILED: ${missing.length} of ${expected.size} expected events missing, ${appliedTwice} applied twice, ${anomalies.length} anomalies (first ${MAX_ANOMALIES_SHOWN} above).`,
+        ? `CRASH TEST PASSED: ${ROUNDS} kills; all ${expected.size} events of acknowledged writes reached their endpoints (${duplicateDeliveries} repeated deliveries of the same webhook-id, allowed), none applied twice, every change (type, job, ETag) under one webhook-id; the board holds exactly the active jobs.`
+        : `CRASH TEST FAILED: ${missing.length} of ${expected.size} expected events missing, ${appliedTwice} applied twice, ${webhookIds.doubled} changes (type, job, ETag) under more than one webhook-id, ${anomalies.length} anomalies (first ${MAX_ANOMALIES_SHOWN} above).`,
     );
   } finally {
     await server.api?.stop();

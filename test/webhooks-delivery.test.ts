@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { RETRY_DELAYS_SECONDS } from "../src/events/retry-schedule";
 import worker from "../src/index";
 import { consumeWebhookBatch, type WebhookQueueBody } from "../src/webhooks/consumer";
+import { eventMessageId } from "../src/webhooks/message-id";
 import { createEmployer, request } from "./support/api";
 import { countingD1 } from "./support/count-d1";
 import { jobBody } from "./support/jobs";
@@ -155,6 +156,63 @@ describe("events (DESIGN 13)", () => {
     expect((await call(employer, `/jobs/${job.id}`, { method: "PUT", json: { title: "Same" } })).res.status).toBe(200);
     expect((await call(employer, `/jobs/${job.id}`, { method: "PUT", json: { status: "draft" } })).res.status).toBe(200);
     expect((await messagesOf(employer.employerId)).length).toBe(before);
+  });
+});
+
+describe("one webhook-id per event and endpoint (DESIGN 13, issue 51)", () => {
+  it("the message id is a pure function of (event, endpoint): msg_ + 32 hex digits, the same for the same pair, another for another event or endpoint", async () => {
+    const id = await eventMessageId("evt_0123456789abcdef0123456789abcdef", 7);
+    expect(id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(await eventMessageId("evt_0123456789abcdef0123456789abcdef", 7)).toBe(id);
+    expect(await eventMessageId("evt_0123456789abcdef0123456789abcdef", 8)).not.toBe(id);
+    expect(await eventMessageId("evt_0123456789abcdef0123456789abcdf0", 7)).not.toBe(id);
+  });
+
+  it("the same events handed to the fan-out twice (as after a lost queue) make one message per (event, endpoint), one delivery-log row each, and every delivery of it carries that one webhook-id", async () => {
+    const { employer, endpoint } = await subscriber();
+    const other = await (await call(employer, "/webhooks", { method: "POST", json: { url: `${RECEIVER}/other`, events: ["job.created"] } })).res.json<any>();
+    // The first hand-over: the write's events fanned out, their messages handed to the queue.
+    const first = await call(employer, "/jobs", { method: "POST", json: jobBody({ status: "active" }) });
+    expect(first.noticed).toHaveLength(2);
+    // The queue lost them: the relay hands the same events over again, twice over.
+    const notice: WebhookQueueBody = { events: first.noticed, shard: employer.shard };
+    const again = [...(await fanOut([notice])), ...(await fanOut([notice]))];
+    expect(again, "no second message").toEqual([]);
+    const messages = (
+      await env.DB.prepare("SELECT id, event_id AS eventId, endpoint_id AS endpointId FROM webhook_messages WHERE employer_id = ? ORDER BY rowid")
+        .bind(employer.employerId)
+        .all<{ id: string; eventId: string; endpointId: number }>()
+    ).results;
+    const pairs = messages.map((m) => `${m.eventId} ${m.endpointId}`);
+    expect(new Set(pairs).size, "one message per (event, endpoint)").toBe(pairs.length);
+    expect(messages).toHaveLength(3); // job.created and job.published to the first endpoint, job.created to the other
+    for (const m of messages) expect(m.id, "the id of its (event, endpoint)").toBe(await eventMessageId(m.eventId, m.endpointId));
+    expect(first.sent.sort()).toEqual(messages.map((m) => m.id).sort());
+    // The delivery log: one row per event for each endpoint.
+    const log = await (await call(employer, `/webhooks/${endpoint.id}/deliveries`)).res.json<any>();
+    expect(log.data.map((row: any) => row.id).sort()).toEqual(messages.filter((m) => m.endpointId === endpoint.id).map((m) => m.id).sort());
+    const otherLog = await (await call(employer, `/webhooks/${other.id}/deliveries`)).res.json<any>();
+    expect(otherLog.data.map((row: any) => row.type)).toEqual(["job.created"]);
+    // Attempted from either hand-over, or the cron's sweep: one webhook-id per (event, endpoint).
+    const received = receiver(500);
+    await consumeWebhookBatch(batchOf(first.sent).batch, env);
+    const swept = recordingQueue();
+    await worker.scheduled({ cron: "0 * * * *", scheduledTime: Date.now() + 3_600_000 } as ScheduledController, { ...env, WEBHOOK_QUEUE: swept.queue });
+    await consumeWebhookBatch(batchOf(messageIdsIn(swept.bodies).filter((id) => first.sent.includes(id))).batch, env);
+    const idsPerDelivery = Map.groupBy(received, (r) => `${r.url} ${JSON.parse(r.body).type}`);
+    expect(idsPerDelivery.size).toBe(3);
+    for (const [, deliveries] of idsPerDelivery) {
+      expect(deliveries).toHaveLength(2);
+      expect(new Set(deliveries.map((d) => d.headers["webhook-id"])).size).toBe(1);
+    }
+  });
+  it("a message written before ids were derived keeps its id: the event fanned out again finds it and writes no second row", async () => {
+    const { employer } = await subscriber(["job.created"]);
+    const { noticed, sent } = await call(employer, "/jobs", { method: "POST", json: jobBody() });
+    const earlier = `msg_${"ab".repeat(16)}`;
+    await env.DB.prepare("UPDATE webhook_messages SET id = ? WHERE id = ?").bind(earlier, sent[0]).run();
+    expect(await fanOut([{ events: noticed, shard: employer.shard }])).toEqual([]);
+    expect((await messagesOf(employer.employerId)).map((m) => m.id)).toEqual([earlier]);
   });
 });
 

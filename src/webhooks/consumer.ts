@@ -55,7 +55,7 @@ async function fanOut(env: Env, db: Database, events: EventRecord[], follows = 0
   const now = Date.now();
   const recording = follows === 0;
   const receipts = recording && here.length ? [takeEvents(webhookReceipts, shardOf(env), here.map((event) => event.id), now)] : [];
-  const messages = await insertEventMessages(db, here.filter((event) => listening.has(event.employerId)), now, receipts);
+  const messages = await insertEventMessages(db, here.filter((event) => listening.has(event.employerId)), listening, now, receipts);
   await enqueueMessages(env, messages);
   const waiting = new Set(events.filter((event) => locked.get(event.employerId) === null).map((event) => event.id));
   const moved = Map.groupBy(

@@ -4,6 +4,7 @@ import { inList } from "../db/lists";
 import type { EventRecord } from "../events/repository";
 import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
 import { ofUnlockedEmployer } from "../shards/locks";
+import { eventMessageId, randomMessageId } from "./message-id";
 import { webhookMessages } from "./tables";
 
 // The messages of webhooks (DESIGN 13): one per (event, subscribed endpoint), and the delivery log.
@@ -37,25 +38,45 @@ export async function markEnqueued(db: Database, ids: string[], now: number): Pr
 
 /**
  * The fan-out of events: one message per enabled endpoint of the event's employer subscribed to
- * its type (`[]`: all), none when nobody listens; one statement per event, one round trip. An
- * event fanned out before makes no second message (the unique (event_id, endpoint_id)).
+ * its type (`[]`: all), none when nobody listens; one statement per event, one round trip.
+ * `endpoints` are the employers' enabled endpoints (employersWithEnabledEndpoints), read just
+ * before; whether each is still enabled and subscribed is decided here, in the statement.
+ * Issue 51: a message's id is eventMessageId(event, endpoint), so an event fanned out again (a
+ * hand-over again, a dead-letter return, the shard its employer moved to) names the message it
+ * already was; a message written before ids were derived keeps its own id, and the unique
+ * (event_id, endpoint_id) makes the pair write no second row either way.
  * `alongside` (the fan-out's receipts) goes in the same batch. Returns the new messages' ids.
  */
-export async function insertEventMessages(db: Database, events: EventRecord[], now: number, alongside: SQL[] = []): Promise<string[]> {
-  if (events.length === 0 && alongside.length === 0) return [];
-  const statements = events.map((event) =>
-    toStatement(
-      db,
-      sql`
-        INSERT INTO webhook_messages (id, event_id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, created_at)
-        SELECT 'msg_' || lower(hex(randomblob(16))), ${event.id}, e.employer_id, e.id, ${event.type}, ${event.occurredAt}, ${event.data}, 'pending', 0, ${now}, ${event.occurredAt}
-        FROM webhook_endpoints e
-        WHERE e.employer_id = ${event.employerId} AND e.enabled = 1
-          AND (e.events = '[]' OR EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ${event.type}))
-        ON CONFLICT (event_id, endpoint_id) DO NOTHING
-        RETURNING id`,
-    ),
+export async function insertEventMessages(
+  db: Database,
+  events: EventRecord[],
+  endpoints: ReadonlyMap<number, number[]>,
+  now: number,
+  alongside: SQL[] = [],
+): Promise<string[]> {
+  const planned = await Promise.all(
+    events.map(async (event) => {
+      const ids = await Promise.all((endpoints.get(event.employerId) ?? []).map(async (endpointId) => [endpointId, await eventMessageId(event.id, endpointId)]));
+      return { event, ids: Object.fromEntries(ids) as Record<number, string> };
+    }),
   );
+  const statements = planned
+    .filter(({ ids }) => Object.keys(ids).length > 0)
+    .map(({ event, ids }) =>
+      toStatement(
+        db,
+        sql`
+          INSERT INTO webhook_messages (id, event_id, employer_id, endpoint_id, type, occurred_at, data, status, attempts, next_attempt_at, created_at)
+          SELECT m.value, ${event.id}, e.employer_id, e.id, ${event.type}, ${event.occurredAt}, ${event.data}, 'pending', 0, ${now}, ${event.occurredAt}
+          FROM json_each(${JSON.stringify(ids)}) m
+          JOIN webhook_endpoints e ON e.id = CAST(m.key AS INTEGER)
+          WHERE e.employer_id = ${event.employerId} AND e.enabled = 1
+            AND (e.events = '[]' OR EXISTS (SELECT 1 FROM json_each(e.events) WHERE value = ${event.type}))
+          ON CONFLICT DO NOTHING
+          RETURNING id`,
+      ),
+    );
+  if (statements.length === 0 && alongside.length === 0) return [];
   const results = await db.$client.batch<{ id: string }>([...statements, ...alongside.map((statement) => toStatement(db, statement))]);
   return results.slice(0, statements.length).flatMap((result) => result.results.map((row) => row.id));
 }
@@ -123,7 +144,7 @@ export async function insertDirectMessage(
   message: { employerId: number; endpointId: number; type: string; data: unknown },
   now: number,
 ): Promise<string> {
-  const id = `msg_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const id = randomMessageId();
   await db.insert(webhookMessages).values({
     id,
     employerId: message.employerId,

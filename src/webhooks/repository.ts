@@ -29,21 +29,24 @@ export async function findEndpointById(db: Database, id: number): Promise<Endpoi
 }
 
 /**
- * Which of these employers have an enabled endpoint (the events of the others fan out to
- * nothing), and, in the same statement, which are locked by a move (DESIGN 22): each with the
- * shard it moved to, null while it moves.
+ * Which of these employers have enabled endpoints, and which (the events of the others fan out to
+ * nothing; the fan-out derives each message's id from its event and endpoint), and, in the same
+ * statement, which are locked by a move (DESIGN 22): each with the shard it moved to, null while
+ * it moves.
  */
-export async function employersWithEnabledEndpoints(db: Database, employerIds: number[]): Promise<{ listening: Set<number>; locked: Map<number, number | null> }> {
-  if (employerIds.length === 0) return { listening: new Set(), locked: new Map() };
+export async function employersWithEnabledEndpoints(
+  db: Database,
+  employerIds: number[],
+): Promise<{ listening: Map<number, number[]>; locked: Map<number, number | null> }> {
+  if (employerIds.length === 0) return { listening: new Map(), locked: new Map() };
   const ids = [...new Set(employerIds)];
-  const rows = await db.all<{ employerId: number; locked: number; movedTo: number | null }>(sql`
-    SELECT DISTINCT employer_id AS employerId, 0 AS locked, NULL AS movedTo FROM ${webhookEndpoints} WHERE enabled = 1 AND ${inList(sql.raw("employer_id"), ids)}
+  const rows = await db.all<{ employerId: number; endpointId: number | null; locked: number; movedTo: number | null }>(sql`
+    SELECT employer_id AS employerId, id AS endpointId, 0 AS locked, NULL AS movedTo FROM ${webhookEndpoints} WHERE enabled = 1 AND ${inList(sql.raw("employer_id"), ids)}
     UNION ALL
-    SELECT id, 1, moved_to FROM employers WHERE ${inList(sql.raw("id"), ids)} AND (frozen_at IS NOT NULL OR moved_to IS NOT NULL)`);
-  return {
-    listening: new Set(rows.filter((row) => !row.locked).map((row) => row.employerId)),
-    locked: new Map(rows.filter((row) => row.locked).map((row) => [row.employerId, row.movedTo])),
-  };
+    SELECT id, NULL, 1, moved_to FROM employers WHERE ${inList(sql.raw("id"), ids)} AND (frozen_at IS NOT NULL OR moved_to IS NOT NULL)`);
+  const listening = new Map<number, number[]>();
+  for (const row of rows) if (!row.locked) listening.set(row.employerId, [...(listening.get(row.employerId) ?? []), row.endpointId!]);
+  return { listening, locked: new Map(rows.filter((row) => row.locked).map((row) => [row.employerId, row.movedTo])) };
 }
 
 /**
