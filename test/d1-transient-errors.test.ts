@@ -163,6 +163,9 @@ describe("one place retries every D1 call of the Worker (issue 46.1)", () => {
     for (const name of ["API_KEYS", "RESUMES", "WEBHOOK_QUEUE", "RELAY"] as const) expect(bindings[name], name).toBe(given[name]);
     expect(retryingBindings(given)).toBe(bindings);
     expect(retryingBindings(bindings)).toBe(bindings);
+    // A copy made below the entry (a request served again after a move) keeps its identity.
+    const copy = { ...bindings };
+    expect(retryingBindings(copy)).toBe(copy);
   });
 
   it("a statement prepared straight on a binding, and on a session of it, is retried (no repository needed)", async () => {

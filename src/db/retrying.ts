@@ -62,11 +62,17 @@ const retryingEnvs = new WeakMap<object, object>();
 
 /**
  * The Worker's bindings with every D1 database made retrying (the others as they are), made once
- * per bindings object. The entry and each Durable Object call this on the bindings they are given.
+ * per bindings object. The entry and each Durable Object call this on the bindings they are given;
+ * bindings whose databases already retry (a copy made below the entry, a request served again
+ * after a move) are returned as they are: their identity may mean something to whoever made them.
  */
 export function retryingBindings<E extends object>(env: E): E {
-  if (retryingEnvs.has(env)) return retryingEnvs.get(env) as E;
-  const made = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, D1_BINDING.test(name) && value ? retrying(value as D1Database) : value])) as E;
+  const known = retryingEnvs.get(env);
+  if (known) return known as E;
+  const databases = Object.entries(env).filter(([name, value]) => D1_BINDING.test(name) && value);
+  const made = databases.every(([, value]) => wrapped.has(value))
+    ? env
+    : ({ ...env, ...Object.fromEntries(databases.map(([name, value]) => [name, retrying(value as D1Database)])) } as E);
   retryingEnvs.set(env, made);
   retryingEnvs.set(made, made);
   return made;
