@@ -5,8 +5,8 @@ import { publicOrigin } from "../http/paging";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { ProblemError } from "../http/problem";
 import { validationHook } from "../http/validation";
-import { alertSearchOfForm } from "../pages/alert-search";
-import type { Lang } from "../pages/i18n";
+import { alertSearchOfForm } from "./search-form";
+import type { Lang } from "../ui/i18n";
 import { withPageHeaders } from "../pages/handlers";
 import { senderOf } from "./consent";
 import { createAlertsDatabase } from "./database/client";
@@ -17,7 +17,7 @@ import { ALERT_FORM, ALERT_PAGES, CHECK_MAILBOX, createAlertRoute } from "./rout
 import { AlertInputSchema } from "./schemas";
 import { nextScheduledAt, FREQUENCIES, WEEKDAYS, type Frequency, type Weekday } from "./schedule";
 import { alertOfToken, confirmAlert, declineAlert, endAlert, linksOf, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
-import { Layout } from "../pages/layout";
+import { Layout } from "../ui/layout";
 
 // DESIGN 23, 23a: the alerts' HTTP side — the JSON API, the search pages' form, and the pages its
 // links open. Thin: rules are in rules.ts and schedule.ts, work in service.ts.

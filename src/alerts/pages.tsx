@@ -1,5 +1,5 @@
-import type { Lang } from "../pages/i18n";
-import { Layout } from "../pages/layout";
+import type { Lang } from "../ui/i18n";
+import { Layout } from "../ui/layout";
 import type { Sender } from "./consent";
 import { consentText } from "./consent";
 import { FREQUENCIES, WEEKDAYS } from "./schedule";

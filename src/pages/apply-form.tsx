@@ -1,5 +1,6 @@
 import type { BoardJob } from "../board/pages";
-import { WORDS, type Lang } from "./i18n";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 
 // DESIGN 18: the apply form on a job page (email routing): the application API's fields, the
 // job's screening questions, a résumé. A multipart POST to the page itself; on errors the form

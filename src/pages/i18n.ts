@@ -1,9 +1,9 @@
-// DESIGN 18: every label, message and date of the pages, in English and in French (pay: src/ui/pay.ts,
-// shared with the alerts' emails). Job content is shown as the employer wrote it; reference names
-// (categories, position types) are translated here by id.
+// DESIGN 18: every label and message of the board's pages, in English and in French (the languages
+// and their dates: src/ui/i18n.ts; pay: src/ui/pay.ts, shared with the alerts' emails). Job content
+// is shown as the employer wrote it; reference names (categories, position types) are translated
+// here by id.
 
-export type Lang = "en" | "fr";
-export const LANGS: readonly Lang[] = ["en", "fr"];
+import type { Lang } from "../ui/i18n";
 
 const CATEGORIES_FR: Readonly<Record<number, string>> = {
   1: "Comptabilité", 2: "Administration", 3: "Agriculture", 4: "Arts et divertissement", 5: "Automobile",
@@ -163,16 +163,6 @@ export const WORDS = {
     fraudTitle: "Notre politique sur les offres d'emploi frauduleuses",
   },
 } as const;
-
-const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
-
-// Made once per isolate: building a formatter costs far more than using one.
-const DATES = { en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", timeZone: "UTC" }), fr: new Intl.DateTimeFormat(LOCALE.fr, { dateStyle: "long", timeZone: "UTC" }) };
-
-/** `November 23, 2026` / `23 novembre 2026`, in UTC as the API's dates are. */
-export function formatDate(lang: Lang, iso: string): string {
-  return DATES[lang].format(new Date(iso));
-}
 
 export const categoryName = (lang: Lang, category: { id: number; name: string }) => (lang === "fr" ? (CATEGORIES_FR[category.id] ?? category.name) : category.name);
 export const positionTypeName = (lang: Lang, type: { id: number; name: string }) => (lang === "fr" ? (POSITION_TYPES_FR[type.id] ?? type.name) : type.name);

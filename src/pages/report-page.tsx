@@ -1,6 +1,7 @@
 import { REPORT_REASONS } from "../reports/tables";
-import { Layout } from "./layout";
-import { WORDS, type Lang } from "./i18n";
+import { Layout } from "../ui/layout";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 
 // DESIGN 18, 18a: "Report this job" — reason, details, an optional email; 303 to a confirmation.
 

@@ -1,10 +1,11 @@
 import type { BoardListItem } from "../board/pages";
 import { PROVINCES } from "../locations/provinces";
 import type { ReferenceData } from "../reference/repository";
-import { Layout } from "./layout";
+import { Layout } from "../ui/layout";
 import { formatSalary } from "../ui/pay";
-import { categoryName, formatDate, positionTypeName, WORDS, type Lang } from "./i18n";
-import { jobPath } from "./paths";
+import { formatDate, type Lang } from "../ui/i18n";
+import { categoryName, positionTypeName, WORDS } from "./i18n";
+import { jobPath } from "../ui/paths";
 import type { SearchForm } from "./search";
 import { AlertForm } from "../alerts/pages";
 import type { Sender } from "../alerts/consent";

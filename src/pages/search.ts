@@ -2,7 +2,8 @@ import type { PageSearch } from "../board/pages";
 import { resolvePlace } from "../locations/resolve";
 import { PROVINCES } from "../locations/provinces";
 import type { GazetteerPlace } from "../reference/repository";
-import { WORDS, type Lang } from "./i18n";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 
 // DESIGN 18, 18a: the search form's values, as typed, checked and turned into the board's
 // filters. Pure: the place is resolved against the gazetteer the caller loaded.

@@ -1,7 +1,8 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { FRAUD_POLICY, HOME } from "./paths";
-import { WORDS, type Lang } from "./i18n";
+import { WORDS } from "../pages/i18n";
+import type { Lang } from "./i18n";
 import { scriptJson } from "./json-ld";
 import { ICON_PATH, STYLESHEET_PATH } from "./assets";
 

@@ -1,9 +1,9 @@
-import type { AlertSearch } from "../alerts/rules";
+import type { AlertSearch } from "./rules";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { loadReferenceData } from "../reference/repository";
-import type { Lang } from "./i18n";
-import { formOf, searchOf } from "./search";
+import type { Lang } from "../ui/i18n";
+import { formOf, searchOf } from "../pages/search";
 
 // DESIGN 23: the search pages' alert form carries the search as it stands (the search form's own
 // fields); this turns them into an alert's search with the search page's own rules (a place by
