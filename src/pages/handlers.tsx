@@ -45,7 +45,10 @@ function allowTurnstile(c: Context<AppEnv>) {
   if (c.env.TURNSTILE_SITE_KEY) c.header("Content-Security-Policy", contentSecurityPolicy({ scriptsFrom: TURNSTILE_ORIGIN }));
 }
 
-/** What other capabilities show on these pages, rendered by them (DESIGN 16b): given by whoever builds the pages. */
+/**
+ * What other capabilities show on these pages, rendered by them (DESIGN 16b): given by whoever builds the pages.
+ * @public for the composition root
+ */
 export interface PageSlots {
   /** Under a search's results (DESIGN 23: the alert form), for the search as it stands. */
   belowResults?: (env: Env, lang: Lang, form: SearchForm) => Child;
@@ -209,7 +212,10 @@ const countingPageViews = countingViews((c) => parseJobAddress(c.req.param("segm
 /** Where the apply form's POST sends the applicant: the job's address and this. */
 const SENT = "/sent";
 
-/** The board's pages (DESIGN 18), showing in their slots what they are given. */
+/**
+ * The board's pages (DESIGN 18), showing in their slots what they are given.
+ * @public for the composition root
+ */
 export const boardPages = (slots: PageSlots) =>
   new Hono<AppEnv>()
     .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", ...ASSET_HEADERS }))

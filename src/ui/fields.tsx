@@ -5,7 +5,7 @@ import type { Child } from "hono/jsx";
 // (`aria-invalid`, `aria-describedby`) so a screen reader says it with the field (WCAG 3.3.1).
 
 /** What a control carries to tie it to its hint and its problem; nothing when it has neither. */
-export interface FieldAria {
+interface FieldAria {
   "aria-invalid"?: "true";
   "aria-describedby"?: string;
 }

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 // own: the JSON-LD block is data, not run. `connect-src 'self'` lets a crawler's tools read
 // robots.txt from the page (Lighthouse does); no page script connects.
 
-export interface PageHeaderOptions {
+interface PageHeaderOptions {
   /** The one origin whose script and frame a page may load (Turnstile's, on a form that asks for it). */
   scriptsFrom?: string;
   /** The page loads the site's stylesheet and icon (every page of the shell does); false for a bare page. */
