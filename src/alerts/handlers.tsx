@@ -5,9 +5,8 @@ import { publicOrigin } from "../http/paging";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { ProblemError } from "../http/problem";
 import { validationHook } from "../http/validation";
-import { alertSearchOfForm } from "../pages/alert-search";
-import type { Lang } from "../pages/i18n";
-import { withPageHeaders } from "../pages/handlers";
+import { alertSearchOfForm } from "./search-form";
+import type { Lang } from "../ui/i18n";
 import { senderOf } from "./consent";
 import { createAlertsDatabase } from "./database/client";
 import { atomFeed } from "./feed";
@@ -17,7 +16,8 @@ import { ALERT_FORM, ALERT_PAGES, CHECK_MAILBOX, createAlertRoute } from "./rout
 import { AlertInputSchema } from "./schemas";
 import { nextScheduledAt, FREQUENCIES, WEEKDAYS, type Frequency, type Weekday } from "./schedule";
 import { alertOfToken, confirmAlert, declineAlert, endAlert, linksOf, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
-import { Layout } from "../pages/layout";
+import { withPageHeaders } from "../ui/headers";
+import { Layout } from "../ui/layout";
 
 // DESIGN 23, 23a: the alerts' HTTP side — the JSON API, the search pages' form, and the pages its
 // links open. Thin: rules are in rules.ts and schedule.ts, work in service.ts.
@@ -33,14 +33,8 @@ const originOf = (c: Context<AppEnv>, source: Origin["source"], placeName?: stri
 /** DESIGN 23: rate-limited per client address like the apply path (its limiter, a key of its own). */
 const limitPerAddress = (c: Context<AppEnv>) => enforce(c.env.APPLY_RATE_LIMITER, `alerts:${clientAddress(c)}`);
 
-/** The answers of alert pages: never cached, never framed (the board pages' headers). */
-function pageHeaders(c: Context<AppEnv>) {
-  withPageHeaders(c);
-  c.header("Cache-Control", "no-store");
-  // Token pages are private: never indexed, and the token never leaves in a Referer.
-  c.header("X-Robots-Tag", "noindex");
-  c.header("Referrer-Policy", "no-referrer");
-}
+/** The answers of alert pages: never cached, never framed; token pages are private: never indexed, and the token never leaves in a Referer. */
+const pageHeaders = (c: Context<AppEnv>) => withPageHeaders(c, { private: true });
 
 const here = (c: Context<AppEnv>) => {
   const url = `${publicOrigin(c)}${new URL(c.req.url).pathname}`;

@@ -1,5 +1,6 @@
-import type { Lang } from "../pages/i18n";
-import { Layout } from "../pages/layout";
+import { Field, FieldError, tieToError } from "../ui/fields";
+import type { Lang } from "../ui/i18n";
+import { Layout } from "../ui/layout";
 import type { Sender } from "./consent";
 import { consentText } from "./consent";
 import { FREQUENCIES, WEEKDAYS } from "./schedule";
@@ -277,7 +278,6 @@ export function AlertForm(props: {
 }) {
   const words = ALERT_WORDS[props.lang];
   const errors = props.errors ?? {};
-  const invalid = (field: "email" | "consent") => (errors[field] ? { "aria-invalid": "true", "aria-describedby": `alert-${field}-error` } : {});
   return (
     <section aria-labelledby="alert-form-title" class="alert-form">
       {props.standalone ? <h1 id="alert-form-title">{words.formTitle}</h1> : <h2 id="alert-form-title">{words.formTitle}</h2>}
@@ -285,11 +285,9 @@ export function AlertForm(props: {
       <form method="post" action={props.action}>
         {Object.entries(props.search).map(([name, value]) => (value ? <input type="hidden" name={name} value={value} /> : null))}
         {errors.search ? <p class="error">{errors.search}</p> : null}
-        <p>
-          <label for="alert-email">{words.email}</label>
-          <input id="alert-email" name="email" type="email" autocomplete="email" required maxlength={254} value={props.email ?? ""} {...invalid("email")} />
-          {errors.email ? <span id="alert-email-error" class="error">{errors.email}</span> : null}
-        </p>
+        <Field id="alert-email" label={words.email} error={errors.email} inline>
+          {(aria) => <input id="alert-email" name="email" type="email" autocomplete="email" required maxlength={254} value={props.email ?? ""} {...aria} />}
+        </Field>
         <p>
           <label for="alert-frequency">{words.frequency}</label>
           <select id="alert-frequency" name="frequency">
@@ -302,9 +300,9 @@ export function AlertForm(props: {
         </p>
         <p class="consent">{consentText(props.lang, props.sender)}</p>
         <p>
-          <input id="alert-consent" name="consent" type="checkbox" value="yes" required {...invalid("consent")} />
+          <input id="alert-consent" name="consent" type="checkbox" value="yes" required {...tieToError("alert-consent", errors.consent)} />
           <label for="alert-consent">{words.consent}</label>
-          {errors.consent ? <span id="alert-consent-error" class="error">{errors.consent}</span> : null}
+          <FieldError id="alert-consent" message={errors.consent} inline />
         </p>
         <button type="submit">{words.subscribe}</button>
       </form>

@@ -3,7 +3,7 @@ import { boardEntryOf, jobsOnBoard, searchCentreOf } from "../board/alerts";
 import type { Env } from "../env";
 import { ValidationError } from "../http/problem";
 import type { JobRow } from "../jobs/repository";
-import { jobPath } from "../pages/paths";
+import { jobPath } from "../ui/paths";
 import { consentRecordOf, senderOf } from "./consent";
 import { batch, createAlertsDatabase, type AlertsDatabase } from "./database/client";
 import { alertEmail, confirmationEmail, describeSearch, keepEmail, type AlertLinks, type Mail } from "./email";

@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
 import { dispatchAfterResponse } from "../events/dispatch";
 import { clientAddress, enforce } from "../http/middleware/rate-limit";
+import { withPageHeaders } from "../ui/headers";
 import { WITHDRAW_PATH, withdrawable, withdrawByLink } from "./withdraw";
 
 // DESIGN 20: the applicant's withdraw link. GET shows a page asking to confirm; its form POSTs to
@@ -39,11 +40,9 @@ const NOT_FOUND = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function page(c: Context<AppEnv>, status: 200 | 404, language: Language | "en-fr", title: string, body: string) {
-  // The token is in the address: no referrer leaves the page, nothing caches it, nothing frames it.
-  c.header("Content-Security-Policy", "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", "no-store");
-  c.header("X-Frame-Options", "DENY");
+  // The token is in the address: no referrer leaves the page, nothing caches or indexes it, nothing
+  // frames it (the UI layer's private page headers); a bare page, without the site's stylesheet.
+  withPageHeaders(c, { private: true, assets: false });
   const lang = language === "en-fr" ? "en" : language;
   return c.html(
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +

@@ -1,5 +1,7 @@
 import type { BoardJob } from "../board/pages";
-import { WORDS, type Lang } from "./i18n";
+import { Field, FieldError, tieToError } from "../ui/fields";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 
 // DESIGN 18: the apply form on a job page (email routing): the application API's fields, the
 // job's screening questions, a résumé. A multipart POST to the page itself; on errors the form
@@ -15,19 +17,6 @@ export interface ApplyState {
 
 const fieldId = (field: string) => `apply-${field.replace(/[^a-zA-Z0-9]+/g, "-")}`;
 
-function Message(props: { field: string; state?: ApplyState }) {
-  const message = props.state?.errors[props.field];
-  return message ? (
-    <strong id={`${fieldId(props.field)}-error`} class="error">
-      {message}
-    </strong>
-  ) : null;
-}
-
-/** What a field carries to tie it to its message. */
-const tie = (field: string, state?: ApplyState) =>
-  state?.errors[field] ? { "aria-invalid": "true", "aria-describedby": `${fieldId(field)}-error` } : {};
-
 const valueOf = (state: ApplyState | undefined, name: string) => {
   const value = state?.values[name];
   return Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -40,6 +29,7 @@ export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; st
   const { job, lang, state } = props;
   const words = WORDS[lang];
   const text = (name: string) => valueOf(state, name)[0] ?? "";
+  const error = (field: string) => state?.errors[field];
   return (
     <section aria-labelledby="apply-title">
       <h2 id="apply-title">{words.applyTitle}</h2>
@@ -59,25 +49,15 @@ export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; st
       ) : null}
       <form method="post" action={props.action} enctype="multipart/form-data">
         <input type="hidden" name="language" value={lang} />
-        <p>
-          <label for={fieldId("name")}>
-            {words.name} ({words.required})
-          </label>
-          <input id={fieldId("name")} name="name" required maxlength={100} autocomplete="name" value={text("name")} {...tie("name", state)} />
-          <Message field="name" state={state} />
-        </p>
-        <p>
-          <label for={fieldId("email")}>
-            {words.email} ({words.required})
-          </label>
-          <input id={fieldId("email")} name="email" type="email" required maxlength={254} autocomplete="email" value={text("email")} {...tie("email", state)} />
-          <Message field="email" state={state} />
-        </p>
-        <p>
-          <label for={fieldId("phone")}>{words.phone}</label>
-          <input id={fieldId("phone")} name="phone" type="tel" maxlength={30} autocomplete="tel" value={text("phone")} {...tie("phone", state)} />
-          <Message field="phone" state={state} />
-        </p>
+        <Field id={fieldId("name")} label={`${words.name} (${words.required})`} error={error("name")}>
+          {(aria) => <input id={fieldId("name")} name="name" required maxlength={100} autocomplete="name" value={text("name")} {...aria} />}
+        </Field>
+        <Field id={fieldId("email")} label={`${words.email} (${words.required})`} error={error("email")}>
+          {(aria) => <input id={fieldId("email")} name="email" type="email" required maxlength={254} autocomplete="email" value={text("email")} {...aria} />}
+        </Field>
+        <Field id={fieldId("phone")} label={words.phone} error={error("phone")}>
+          {(aria) => <input id={fieldId("phone")} name="phone" type="tel" maxlength={30} autocomplete="tel" value={text("phone")} {...aria} />}
+        </Field>
         {job.questions.map((question) => {
           const field = `answers.${question.key}`;
           const name = `answers[${question.key}]`;
@@ -87,7 +67,7 @@ export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; st
               question.type === "yesNo" ? [["true", words.yes], ["false", words.no]] : question.options!.map((option) => [option, option]);
             const chosen = valueOf(state, name);
             return (
-              <fieldset id={fieldId(field)} {...tie(field, state)}>
+              <fieldset id={fieldId(field)} {...tieToError(fieldId(field), error(field))}>
                 <legend>{label}</legend>
                 {choices.map(([value, shown], i) => (
                   <label>
@@ -101,52 +81,52 @@ export function ApplyForm(props: { job: BoardJob; lang: Lang; action: string; st
                     {shown}
                   </label>
                 ))}
-                <Message field={field} state={state} />
+                <FieldError id={fieldId(field)} message={error(field)} />
               </fieldset>
             );
           }
           return (
-            <p>
-              <label for={fieldId(field)}>{label}</label>
-              {question.type === "text" ? (
-                <textarea id={fieldId(field)} name={name} maxlength={question.maxLength ?? undefined} required={question.required} {...tie(field, state)}>
-                  {text(name)}
-                </textarea>
-              ) : (
-                <input
-                  id={fieldId(field)}
-                  name={name}
-                  type="number"
-                  step="any"
-                  min={question.min ?? undefined}
-                  max={question.max ?? undefined}
-                  required={question.required}
-                  value={text(name)}
-                  {...tie(field, state)}
-                />
-              )}
-              <Message field={field} state={state} />
-            </p>
+            <Field id={fieldId(field)} label={label} error={error(field)}>
+              {(aria) =>
+                question.type === "text" ? (
+                  <textarea id={fieldId(field)} name={name} maxlength={question.maxLength ?? undefined} required={question.required} {...aria}>
+                    {text(name)}
+                  </textarea>
+                ) : (
+                  <input
+                    id={fieldId(field)}
+                    name={name}
+                    type="number"
+                    step="any"
+                    min={question.min ?? undefined}
+                    max={question.max ?? undefined}
+                    required={question.required}
+                    value={text(name)}
+                    {...aria}
+                  />
+                )
+              }
+            </Field>
           );
         })}
-        <p>
-          <label for={fieldId("coverLetter")}>{words.coverLetter}</label>
-          <textarea id={fieldId("coverLetter")} name="coverLetter" maxlength={10000} rows={6} {...tie("coverLetter", state)}>
-            {text("coverLetter")}
-          </textarea>
-          <Message field="coverLetter" state={state} />
-        </p>
-        <p>
-          <label for={fieldId("resume")}>{words.resume}</label>
-          <input
-            id={fieldId("resume")}
-            name="resume"
-            type="file"
-            accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain"
-            {...tie("resume", state)}
-          />
-          <Message field="resume" state={state} />
-        </p>
+        <Field id={fieldId("coverLetter")} label={words.coverLetter} error={error("coverLetter")}>
+          {(aria) => (
+            <textarea id={fieldId("coverLetter")} name="coverLetter" maxlength={10000} rows={6} {...aria}>
+              {text("coverLetter")}
+            </textarea>
+          )}
+        </Field>
+        <Field id={fieldId("resume")} label={words.resume} error={error("resume")}>
+          {(aria) => (
+            <input
+              id={fieldId("resume")}
+              name="resume"
+              type="file"
+              accept=".pdf,.docx,.txt,application/pdf,application/vnd.openxmlformats-officedocument.wordprocessingml.document,text/plain"
+              {...aria}
+            />
+          )}
+        </Field>
         {props.turnstileSiteKey ? (
           <>
             <div class="cf-turnstile" data-sitekey={props.turnstileSiteKey} data-language={lang}></div>

@@ -1,5 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { Child } from "hono/jsx";
+import type { AppEnv, Env } from "../env";
 import { boardResponses } from "../board/cache";
 import { boardJobForPage, searchBoardForPage, shardsOfBoardJobs, sitemapFiles, sitemapJobs } from "../board/pages";
 import { createDatabase } from "../db/client";
@@ -15,51 +16,45 @@ import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { loadReferenceData } from "../reference/repository";
 import { publicOrigin } from "../http/paging";
 import { INT32_MAX } from "../http/limits";
-import { WORDS, type Lang } from "./i18n";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 import { TURNSTILE_ORIGIN } from "./apply-form";
 import { contentOf, JobPage, MissingJobPage, SentPage } from "./job-page";
-import { FRAUD_POLICY, HOME, jobPath, parseJobAddress, REPORT, slugOf } from "./paths";
+import { FRAUD_POLICY, HOME, jobPath, parseJobAddress, REPORT, slugOf } from "../ui/paths";
 import { FraudPolicyPage, ReportPage } from "./report-page";
 import { reportJob } from "../reports/service";
 import { countingViews } from "../stats/views";
 import { SearchPage } from "./search-page";
-import { formOf, nextPageAddress, RESULTS_PER_PAGE, searchOf } from "./search";
+import { formOf, searchOf, type SearchForm } from "../board/search-form";
+import { RESULTS_PER_PAGE } from "./search";
 import { robotsTxt, sitemapIndexXml, sitemapXml } from "./sitemap";
-import { ASSET_HEADERS, ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from "./assets";
-// DESIGN 23: the alert form under a search's results.
-import { senderOf } from "../alerts/consent";
-import { ALERT_FORM } from "../alerts/routes";
+import { ASSET_HEADERS, ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from "../ui/assets";
+import { contentSecurityPolicy, withPageHeaders } from "../ui/headers";
+import { nextPageAddress } from "../ui/pagination";
+// DESIGN 16b, 23: the one thing of another capability these pages show — the alerts' form under a
+// search's results, from alerts' public entry (alerts never import the pages).
+import { alertFormBelowSearch } from "../alerts/public";
 
 // DESIGN 18: the board as web pages, server-rendered from the board's own database through its
 // public functions. Every page works without JavaScript; none runs any.
 
-/**
- * Pages carry no script of their own: the JSON-LD block is data, not run. `connect-src 'self'`
- * lets a crawler's tools read robots.txt from the page (Lighthouse does); no page script connects.
- */
-const contentSecurityPolicy = (turnstile = "") =>
-  `default-src 'none'; style-src 'self'; img-src 'self'; connect-src 'self'${turnstile}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'` +
-  (turnstile ? `; script-src${turnstile}; frame-src${turnstile}` : "");
-
-const PAGE_HEADERS = {
-  "Content-Security-Policy": contentSecurityPolicy(),
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-};
-
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** Exported for the alerts' pages (src/alerts/handlers.tsx), which carry the same headers. */
-export const withPageHeaders = (c: Context<AppEnv>) => {
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
-};
 
 /** A job page with the apply form may load Turnstile's script and frame, when a site key is set (DESIGN 18). */
 function allowTurnstile(c: Context<AppEnv>) {
-  if (c.env.TURNSTILE_SITE_KEY) c.header("Content-Security-Policy", contentSecurityPolicy(` ${TURNSTILE_ORIGIN}`));
+  if (c.env.TURNSTILE_SITE_KEY) c.header("Content-Security-Policy", contentSecurityPolicy({ scriptsFrom: TURNSTILE_ORIGIN }));
 }
 
-async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
+/**
+ * What other capabilities show on these pages, rendered by them (DESIGN 16b): given by whoever builds the pages.
+ * @public for the composition root
+ */
+export interface PageSlots {
+  /** Under a search's results (DESIGN 23: the alert form), for the search as it stands. */
+  belowResults?: (env: Env, lang: Lang, form: SearchForm) => Child;
+}
+
+async function searchPageOf(c: Context<AppEnv>, lang: Lang, slots: PageSlots) {
   withPageHeaders(c);
   const origin = publicOrigin(c);
   const form = formOf(c.req.query());
@@ -80,7 +75,7 @@ async function searchPageOf(c: Context<AppEnv>, lang: Lang) {
   }
   const more = found.next ? nextPageAddress(HOME[lang], form, found.next) : null;
   return c.html(
-    <SearchPage lang={lang} addresses={addresses} form={form} errors={errors} reference={reference} items={found.items} more={more} alerts={{ action: ALERT_FORM[lang], sender: senderOf(c.env) }} />,
+    <SearchPage lang={lang} addresses={addresses} form={form} errors={errors} reference={reference} items={found.items} more={more} belowResults={slots.belowResults?.(c.env, lang, form)} />,
     Object.keys(errors).length ? 400 : 200,
   );
 }
@@ -217,32 +212,43 @@ const countingPageViews = countingViews((c) => parseJobAddress(c.req.param("segm
 /** Where the apply form's POST sends the applicant: the job's address and this. */
 const SENT = "/sent";
 
-export const pages = new Hono<AppEnv>()
-  .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", ...ASSET_HEADERS }))
-  .get(ICON_PATH, (c) => c.body(ICON, 200, { "Content-Type": "image/svg+xml", ...ASSET_HEADERS }))
-  .get("/robots.txt", (c) => c.text(robotsTxt(publicOrigin(c)), 200, { "Cache-Control": "public, max-age=86400" }))
-  // One file while the board's pages fit in 50 000 addresses; past that, an index of files, each
-  // a range of job ids (DESIGN 18a), so no file reads the ones before it.
-  .get("/sitemap.xml", boardResponses, async (c) => {
-    const files = await sitemapFiles(c.env);
-    const body = files ? sitemapIndexXml(publicOrigin(c), files) : sitemapXml(publicOrigin(c), await sitemapJobs(c.env, 1, nowSeconds()));
-    return c.body(body, 200, { "Content-Type": "application/xml; charset=utf-8" });
-  })
-  .get("/:file{sitemap-[1-9][0-9]{0,9}\\.xml}", boardResponses, async (c) => {
-    const fromJobId = Number(/[0-9]+/.exec(c.req.param("file"))![0]);
-    if (fromJobId > INT32_MAX) return c.notFound();
-    return c.body(sitemapXml(publicOrigin(c), await sitemapJobs(c.env, fromJobId, nowSeconds())), 200, { "Content-Type": "application/xml; charset=utf-8" });
-  })
-  .get("/", boardResponses, (c) => searchPageOf(c, "en"))
-  .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr"))
-  .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
-  .get("/jobs/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "en"))
-  .get("/fr/emplois/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "fr"))
-  .post("/jobs/:segment", followingMovedJobs, (c) => applyOnPage(c, "en"))
-  .post("/fr/emplois/:segment", followingMovedJobs, (c) => applyOnPage(c, "fr"))
-  .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))
-  .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"))
-  .on(["GET", "POST"], `/jobs/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "en"))
-  .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "fr"))
-  .get(FRAUD_POLICY.en, boardResponses, (c) => fraudPolicyOf(c, "en"))
-  .get(FRAUD_POLICY.fr, boardResponses, (c) => fraudPolicyOf(c, "fr"));
+/**
+ * The board's pages (DESIGN 18), showing in their slots what they are given.
+ * @public for the composition root
+ */
+export const boardPages = (slots: PageSlots) =>
+  new Hono<AppEnv>()
+    .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", ...ASSET_HEADERS }))
+    .get(ICON_PATH, (c) => c.body(ICON, 200, { "Content-Type": "image/svg+xml", ...ASSET_HEADERS }))
+    .get("/robots.txt", (c) => c.text(robotsTxt(publicOrigin(c)), 200, { "Cache-Control": "public, max-age=86400" }))
+    // One file while the board's pages fit in 50 000 addresses; past that, an index of files, each
+    // a range of job ids (DESIGN 18a), so no file reads the ones before it.
+    .get("/sitemap.xml", boardResponses, async (c) => {
+      const files = await sitemapFiles(c.env);
+      const body = files ? sitemapIndexXml(publicOrigin(c), files) : sitemapXml(publicOrigin(c), await sitemapJobs(c.env, 1, nowSeconds()));
+      return c.body(body, 200, { "Content-Type": "application/xml; charset=utf-8" });
+    })
+    .get("/:file{sitemap-[1-9][0-9]{0,9}\\.xml}", boardResponses, async (c) => {
+      const fromJobId = Number(/[0-9]+/.exec(c.req.param("file"))![0]);
+      if (fromJobId > INT32_MAX) return c.notFound();
+      return c.body(sitemapXml(publicOrigin(c), await sitemapJobs(c.env, fromJobId, nowSeconds())), 200, { "Content-Type": "application/xml; charset=utf-8" });
+    })
+    .get("/", boardResponses, (c) => searchPageOf(c, "en", slots))
+    .get("/fr/", boardResponses, (c) => searchPageOf(c, "fr", slots))
+    .get("/fr", (c) => c.redirect(`${publicOrigin(c)}/fr/`, 301))
+    .get("/jobs/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "en"))
+    .get("/fr/emplois/:segment", countingPageViews, boardResponses, (c) => jobPageOf(c, "fr"))
+    .post("/jobs/:segment", followingMovedJobs, (c) => applyOnPage(c, "en"))
+    .post("/fr/emplois/:segment", followingMovedJobs, (c) => applyOnPage(c, "fr"))
+    .get(`/jobs/:segment${SENT}`, (c) => sentPageOf(c, "en"))
+    .get(`/fr/emplois/:segment${SENT}`, (c) => sentPageOf(c, "fr"))
+    .on(["GET", "POST"], `/jobs/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "en"))
+    .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "fr"))
+    .get(FRAUD_POLICY.en, boardResponses, (c) => fraudPolicyOf(c, "en"))
+    .get(FRAUD_POLICY.fr, boardResponses, (c) => fraudPolicyOf(c, "fr"));
+
+/**
+ * The board's pages as the Worker serves them, the alert form under a search's results. The wiring
+ * is here until the composition root (src/app.ts) calls boardPages itself.
+ */
+export const pages = boardPages({ belowResults: alertFormBelowSearch });

@@ -1,9 +1,9 @@
-// DESIGN 18: every label, message and date of the pages, in English and in French (pay: src/ui/pay.ts,
-// shared with the alerts' emails). Job content is shown as the employer wrote it; reference names
-// (categories, position types) are translated here by id.
+// DESIGN 18: every label and message of the board's pages, in English and in French (the languages
+// and their dates: src/ui/i18n.ts; pay: src/ui/pay.ts, shared with the alerts' emails). Job content
+// is shown as the employer wrote it; reference names (categories, position types) are translated
+// here by id.
 
-export type Lang = "en" | "fr";
-export const LANGS: readonly Lang[] = ["en", "fr"];
+import type { Lang } from "../ui/i18n";
 
 const CATEGORIES_FR: Readonly<Record<number, string>> = {
   1: "Comptabilité", 2: "Administration", 3: "Agriculture", 4: "Arts et divertissement", 5: "Automobile",
@@ -17,8 +17,6 @@ const POSITION_TYPES_FR: Readonly<Record<number, string>> = { 1: "Temps plein", 
 
 export const WORDS = {
   en: {
-    site: "Job board",
-    otherLanguage: "Français",
     confidential: "Confidential employer",
     places: "Location",
     salary: "Salary",
@@ -37,8 +35,6 @@ export const WORDS = {
     gone: "The employer has closed this posting. Search the board for other jobs.",
     notFoundTitle: "Page not found",
     notFound: "There is no job at this address. Search the board for jobs.",
-    search: "Search jobs",
-    fraudPolicy: "Fraudulent postings",
     searchTitle: "Find a job in Canada",
     searchDescription: "Search Canadian job postings by keyword, place and distance, province, category, position type and salary.",
     keywords: "Keywords",
@@ -57,10 +53,7 @@ export const WORDS = {
     results: "Jobs",
     none: "No job matches your search.",
     more: "More jobs",
-    unknownPlace: "We do not know this place. Try a city or town, such as Vancouver or Vancouver, BC.",
     noPoint: "This place has no coordinates to measure a distance from; choose its province instead.",
-    badRadius: "Enter a distance from 1 to 500 km.",
-    badSalary: "Enter a yearly amount in dollars, such as 60000.",
     km: "km",
     applyTitle: "Apply for this job",
     name: "Your name",
@@ -90,8 +83,6 @@ export const WORDS = {
     fraudTitle: "Our policy on fraudulent job postings",
   },
   fr: {
-    site: "Site d'emploi",
-    otherLanguage: "English",
     confidential: "Employeur confidentiel",
     places: "Lieu",
     salary: "Salaire",
@@ -110,8 +101,6 @@ export const WORDS = {
     gone: "L'employeur a fermé cette offre. Cherchez d'autres emplois sur le site.",
     notFoundTitle: "Page introuvable",
     notFound: "Aucun emploi à cette adresse. Cherchez des emplois sur le site.",
-    search: "Chercher des emplois",
-    fraudPolicy: "Offres frauduleuses",
     searchTitle: "Trouver un emploi au Canada",
     searchDescription: "Cherchez des offres d'emploi au Canada par mot-clé, lieu et distance, province, catégorie, type de poste et salaire.",
     keywords: "Mots-clés",
@@ -130,10 +119,7 @@ export const WORDS = {
     results: "Emplois",
     none: "Aucun emploi ne correspond à votre recherche.",
     more: "Plus d'emplois",
-    unknownPlace: "Nous ne connaissons pas ce lieu. Essayez une ville ou un village, comme Montréal ou Montréal, QC.",
     noPoint: "Ce lieu n'a pas de coordonnées pour mesurer une distance; choisissez plutôt sa province.",
-    badRadius: "Entrez une distance de 1 à 500 km.",
-    badSalary: "Entrez un montant annuel en dollars, comme 60000.",
     km: "km",
     applyTitle: "Postuler à cet emploi",
     name: "Votre nom",
@@ -163,16 +149,6 @@ export const WORDS = {
     fraudTitle: "Notre politique sur les offres d'emploi frauduleuses",
   },
 } as const;
-
-const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
-
-// Made once per isolate: building a formatter costs far more than using one.
-const DATES = { en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", timeZone: "UTC" }), fr: new Intl.DateTimeFormat(LOCALE.fr, { dateStyle: "long", timeZone: "UTC" }) };
-
-/** `November 23, 2026` / `23 novembre 2026`, in UTC as the API's dates are. */
-export function formatDate(lang: Lang, iso: string): string {
-  return DATES[lang].format(new Date(iso));
-}
 
 export const categoryName = (lang: Lang, category: { id: number; name: string }) => (lang === "fr" ? (CATEGORIES_FR[category.id] ?? category.name) : category.name);
 export const positionTypeName = (lang: Lang, type: { id: number; name: string }) => (lang === "fr" ? (POSITION_TYPES_FR[type.id] ?? type.name) : type.name);

@@ -1,10 +1,11 @@
 import { raw } from "hono/html";
 import type { BoardJob } from "../board/pages";
 import { ApplyForm, type ApplyState } from "./apply-form";
-import { Layout } from "./layout";
-import { REPORT } from "./paths";
+import { Layout } from "../ui/layout";
+import { REPORT } from "../ui/paths";
 import { formatSalary } from "../ui/pay";
-import { categoryName, formatDate, positionTypeName, WORDS, type Lang } from "./i18n";
+import { formatDate, type Lang } from "../ui/i18n";
+import { categoryName, positionTypeName, WORDS } from "./i18n";
 
 // DESIGN 18: a job's page — the whole board job, readable, with its JobPosting for search
 // engines; the French page shows the job's French version when it has one.

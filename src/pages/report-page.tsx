@@ -1,6 +1,8 @@
 import { REPORT_REASONS } from "../reports/tables";
-import { Layout } from "./layout";
-import { WORDS, type Lang } from "./i18n";
+import { Field } from "../ui/fields";
+import { Layout } from "../ui/layout";
+import type { Lang } from "../ui/i18n";
+import { WORDS } from "./i18n";
 
 // DESIGN 18, 18a: "Report this job" — reason, details, an optional email; 303 to a confirmation.
 
@@ -15,13 +17,6 @@ export function ReportPage(props: {
 }) {
   const words = WORDS[props.lang];
   const errors = props.errors ?? {};
-  const tie = (field: string) => (errors[field] ? { "aria-invalid": "true", "aria-describedby": `report-${field}-error` } : {});
-  const message = (field: string) =>
-    errors[field] ? (
-      <strong id={`report-${field}-error`} class="error">
-        {errors[field]}
-      </strong>
-    ) : null;
   return (
     <Layout lang={props.lang} title={words.reportTitle} description={words.reportIntro} addresses={props.addresses}>
       <h1>{words.reportTitle}</h1>
@@ -39,32 +34,28 @@ export function ReportPage(props: {
             </p>
           ) : null}
           <form method="post">
-            <p>
-              <label for="report-reason">
-                {words.reason} ({words.required})
-              </label>
-              <select id="report-reason" name="reason" required {...tie("reason")}>
-                <option value="">{words.chooseReason}</option>
-                {REPORT_REASONS.map((reason) => (
-                  <option value={reason} selected={props.values?.reason === reason}>
-                    {words.reasons[reason]}
-                  </option>
-                ))}
-              </select>
-              {message("reason")}
-            </p>
-            <p>
-              <label for="report-details">{words.details}</label>
-              <textarea id="report-details" name="details" maxlength={2000} rows={6} {...tie("details")}>
-                {props.values?.details ?? ""}
-              </textarea>
-              {message("details")}
-            </p>
-            <p>
-              <label for="report-email">{words.yourEmail}</label>
-              <input id="report-email" name="email" type="email" maxlength={254} autocomplete="email" value={props.values?.email ?? ""} {...tie("email")} />
-              {message("email")}
-            </p>
+            <Field id="report-reason" label={`${words.reason} (${words.required})`} error={errors.reason}>
+              {(aria) => (
+                <select id="report-reason" name="reason" required {...aria}>
+                  <option value="">{words.chooseReason}</option>
+                  {REPORT_REASONS.map((reason) => (
+                    <option value={reason} selected={props.values?.reason === reason}>
+                      {words.reasons[reason]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field id="report-details" label={words.details} error={errors.details}>
+              {(aria) => (
+                <textarea id="report-details" name="details" maxlength={2000} rows={6} {...aria}>
+                  {props.values?.details ?? ""}
+                </textarea>
+              )}
+            </Field>
+            <Field id="report-email" label={words.yourEmail} error={errors.email}>
+              {(aria) => <input id="report-email" name="email" type="email" maxlength={254} autocomplete="email" value={props.values?.email ?? ""} {...aria} />}
+            </Field>
             <button type="submit">{words.sendReport}</button>
           </form>
         </>

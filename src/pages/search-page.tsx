@@ -1,13 +1,15 @@
+import type { Child } from "hono/jsx";
 import type { BoardListItem } from "../board/pages";
+import type { SearchForm } from "../board/search-form";
 import { PROVINCES } from "../locations/provinces";
 import type { ReferenceData } from "../reference/repository";
-import { Layout } from "./layout";
+import { Field } from "../ui/fields";
+import { formatDate, type Lang } from "../ui/i18n";
+import { Layout } from "../ui/layout";
+import { NextPageLink } from "../ui/pagination";
+import { jobPath } from "../ui/paths";
 import { formatSalary } from "../ui/pay";
-import { categoryName, formatDate, positionTypeName, WORDS, type Lang } from "./i18n";
-import { jobPath } from "./paths";
-import type { SearchForm } from "./search";
-import { AlertForm } from "../alerts/pages";
-import type { Sender } from "../alerts/consent";
+import { categoryName, positionTypeName, WORDS } from "./i18n";
 
 // DESIGN 18: the search page — a GET form whose query stays in the address, results newest first,
 // and a "More jobs" link carrying the cursor.
@@ -20,31 +22,14 @@ interface Props {
   reference: Pick<ReferenceData, "categories" | "positionTypes">;
   items: BoardListItem[];
   more: string | null;
-  /** DESIGN 23: the alert form under the results (where it posts, and who sends), for a search with at least one criterion. */
-  alerts?: { action: string; sender: Sender };
-}
-
-/** A labelled field; its error is tied to it (aria-invalid, aria-describedby). */
-function Field(props: { name: keyof SearchForm; label: string; hint?: string; error?: string; children: (describedBy?: string) => unknown }) {
-  const ids = [props.hint ? `${props.name}-hint` : "", props.error ? `${props.name}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <p>
-      <label for={props.name}>{props.label}</label>
-      {props.hint ? <small id={`${props.name}-hint`}>{props.hint}</small> : null}
-      {props.children(ids) as never}
-      {props.error ? (
-        <strong id={`${props.name}-error`} class="error">
-          {props.error}
-        </strong>
-      ) : null}
-    </p>
-  );
+  /** What another capability shows under the results (DESIGN 23: the alert form), rendered by it. */
+  belowResults?: Child;
 }
 
 /** A labelled select of filter values, "any" first. */
 function Choice(props: { name: keyof SearchForm; label: string; any: string; chosen?: string; options: [string, string][] }) {
   return (
-    <Field name={props.name} label={props.label}>
+    <Field id={props.name} label={props.label}>
       {() => (
         <select id={props.name} name={props.name}>
           <option value="">{props.any}</option>
@@ -65,7 +50,6 @@ const FOLDED = ["radiusKm", "province", "category", "positionType", "salaryMin"]
 export function SearchPage(props: Props) {
   const { lang, form, errors, reference } = props;
   const words = WORDS[lang];
-  const invalid = (name: keyof SearchForm) => (errors[name] ? "true" : undefined);
   // The folded filters that are set (or wrong): the <details> is open when there is one.
   const folded = FOLDED.filter((name) => form[name] || errors[name]);
   return (
@@ -74,11 +58,11 @@ export function SearchPage(props: Props) {
       <form method="get" role="search">
         {/* DESIGN 23 (issue 36, pages): keywords and place in one row, so the first results show on the first screen. */}
         <div class="search-row">
-          <Field name="q" label={words.keywords}>
+          <Field id="q" label={words.keywords}>
             {() => <input id="q" name="q" type="search" value={form.q ?? ""} maxlength={200} />}
           </Field>
-          <Field name="place" label={words.place} hint={words.placeHint} error={errors.place}>
-            {(describedBy) => <input id="place" name="place" value={form.place ?? ""} maxlength={200} aria-invalid={invalid("place")} aria-describedby={describedBy} />}
+          <Field id="place" label={words.place} hint={words.placeHint} error={errors.place}>
+            {(aria) => <input id="place" name="place" value={form.place ?? ""} maxlength={200} {...aria} />}
           </Field>
           <p class="search-submit">
             <button type="submit">{words.submit}</button>
@@ -91,10 +75,8 @@ export function SearchPage(props: Props) {
             {folded.length ? ` (${words.filtersSet(folded.length)})` : ""}
           </summary>
           <div class="filter-grid">
-            <Field name="radiusKm" label={words.radius} error={errors.radiusKm}>
-              {(describedBy) => (
-                <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" aria-invalid={invalid("radiusKm")} aria-describedby={describedBy} />
-              )}
+            <Field id="radiusKm" label={words.radius} error={errors.radiusKm}>
+              {(aria) => <input id="radiusKm" name="radiusKm" inputmode="decimal" value={form.radiusKm ?? ""} placeholder="50" {...aria} />}
             </Field>
             <Choice name="province" label={words.province} any={words.anyProvince} chosen={form.province}
               options={PROVINCES.map((p) => [p.code, lang === "fr" ? (p.frenchName ?? p.name) : p.name])} />
@@ -102,8 +84,8 @@ export function SearchPage(props: Props) {
               options={reference.categories.map((c) => [String(c.id), categoryName(lang, c)])} />
             <Choice name="positionType" label={words.positionType} any={words.anyType} chosen={form.positionType}
               options={reference.positionTypes.map((t) => [String(t.id), positionTypeName(lang, t)])} />
-            <Field name="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
-              {(describedBy) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} aria-invalid={invalid("salaryMin")} aria-describedby={describedBy} />}
+            <Field id="salaryMin" label={words.salaryMin} error={errors.salaryMin}>
+              {(aria) => <input id="salaryMin" name="salaryMin" inputmode="numeric" value={form.salaryMin ?? ""} {...aria} />}
             </Field>
           </div>
           <p>
@@ -133,18 +115,9 @@ export function SearchPage(props: Props) {
             </li>
           ))}
         </ol>
-        {props.more ? (
-          <p>
-            <a href={props.more} rel="next">
-              {words.more}
-            </a>
-          </p>
-        ) : null}
+        <NextPageLink href={props.more} label={words.more} />
       </section>
-      {props.alerts && (["q", "place", "province", "category", "positionType", "salaryMin"] as const).some((name) => form[name]) ? (
-        <AlertForm lang={lang} action={props.alerts.action} sender={props.alerts.sender}
-          search={{ q: form.q, place: form.place, radiusKm: form.radiusKm, province: form.province, category: form.category, positionType: form.positionType, salaryMin: form.salaryMin }} />
-      ) : null}
+      {props.belowResults}
     </Layout>
   );
 }

@@ -1,4 +1,4 @@
-import { jobPath } from "./paths";
+import { jobPath } from "../ui/paths";
 
 // DESIGN 18: the sitemap (every open board job's English and French page, with lastmod), an index
 // of files past 50 000 addresses, and robots.txt naming it.

@@ -1,6 +1,6 @@
 import { isOnBoard } from "../board/projection";
 import type { JobRow } from "../jobs/repository";
-import { jobPath } from "../pages/paths";
+import { jobPath } from "../ui/paths";
 
 // DESIGN 24, 24a: the pure rules of reach — what a search engine sees of a job page, which
 // addresses a change concerns and how, how changes of one page within a gathering minute merge,

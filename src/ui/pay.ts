@@ -2,7 +2,7 @@
 // capability that shows a job's salary (the board's pages, the alerts' emails), so they never
 // disagree on cents or words. Below every capability: it imports none of them.
 
-type Lang = "en" | "fr";
+import { LOCALE, type Lang } from "./i18n";
 
 const UNITS = {
   en: { 1: "a year", 2: "a month", 3: "a week", 4: "a day", 5: "an hour" },
@@ -11,7 +11,7 @@ const UNITS = {
 const PLUS_COMMISSION: Record<Lang, string> = { en: "plus commission", fr: "plus commission" };
 
 // Made once per isolate: building a formatter costs far more than using one.
-const MONEY = { en: new Intl.NumberFormat("en-CA", { style: "currency", currency: "CAD" }), fr: new Intl.NumberFormat("fr-CA", { style: "currency", currency: "CAD" }) };
+const MONEY = { en: new Intl.NumberFormat(LOCALE.en, { style: "currency", currency: "CAD" }), fr: new Intl.NumberFormat(LOCALE.fr, { style: "currency", currency: "CAD" }) };
 
 /** `$65,000.00` / `65 000,00 $`. */
 function formatMoney(lang: Lang, amount: number): string {

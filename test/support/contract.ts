@@ -1,6 +1,6 @@
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import { HTTP_METHODS, openApiDocument, type OpenApiDocument, type Operation } from "./openapi-document";
-import { ICON_PATH, STYLESHEET_PATH } from "../../src/pages/assets";
+import { ICON_PATH, STYLESHEET_PATH } from "../../src/ui/assets";
 
 /**
  * The contract check every response of the suite goes through (see `request()` in api.ts):

@@ -1,13 +1,14 @@
-import type { AlertSearch } from "../alerts/rules";
+import { formOf, searchOf } from "../board/search-form";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { loadReferenceData } from "../reference/repository";
-import type { Lang } from "./i18n";
-import { formOf, searchOf } from "./search";
+import type { Lang } from "../ui/i18n";
+import type { AlertSearch } from "./rules";
 
 // DESIGN 23: the search pages' alert form carries the search as it stands (the search form's own
-// fields); this turns them into an alert's search with the search page's own rules (a place by
-// name, as the page resolves it), so the alert asks exactly what the page showed.
+// fields); this turns them into an alert's search with the rules the search page reads them by
+// (the board's, src/board/search-form.ts: a place by name, as the page resolves it), so the alert
+// asks exactly what the page showed.
 
 export async function alertSearchOfForm(
   env: Pick<Env, "DB">,

@@ -1,0 +1,34 @@
+import type { Context } from "hono";
+
+// DESIGN 16b, 18: the security headers of every page a person sees. Pages carry no script of their
+// own: the JSON-LD block is data, not run. `connect-src 'self'` lets a crawler's tools read
+// robots.txt from the page (Lighthouse does); no page script connects.
+
+interface PageHeaderOptions {
+  /** The one origin whose script and frame a page may load (Turnstile's, on a form that asks for it). */
+  scriptsFrom?: string;
+  /** The page loads the site's stylesheet and icon (every page of the shell does); false for a bare page. */
+  assets?: boolean;
+  /**
+   * The page's address holds a token, or the page answers a person's form: never cached, never
+   * indexed, and the address never leaves in a Referer.
+   */
+  private?: boolean;
+}
+
+export function contentSecurityPolicy({ scriptsFrom, assets = true }: Pick<PageHeaderOptions, "scriptsFrom" | "assets"> = {}): string {
+  const origin = scriptsFrom ? ` ${scriptsFrom}` : "";
+  const loads = assets ? `style-src 'self'; img-src 'self'; connect-src 'self'${origin}; ` : "";
+  return `default-src 'none'; ${loads}form-action 'self'; frame-ancestors 'none'; base-uri 'none'` + (origin ? `; script-src${origin}; frame-src${origin}` : "");
+}
+
+/** A page's headers: its Content-Security-Policy (no inline script, never framed), its Referrer-Policy. */
+export function withPageHeaders(c: Context, options: PageHeaderOptions = {}): void {
+  c.header("Content-Security-Policy", contentSecurityPolicy(options));
+  c.header("Referrer-Policy", options.private ? "no-referrer" : "strict-origin-when-cross-origin");
+  c.header("X-Frame-Options", "DENY");
+  if (options.private) {
+    c.header("Cache-Control", "no-store");
+    c.header("X-Robots-Tag", "noindex");
+  }
+}
