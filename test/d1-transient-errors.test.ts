@@ -183,7 +183,6 @@ describe("one place retries every D1 call of the Worker (issue 46.1)", () => {
     await worker.scheduled!(
       { scheduledTime: Date.now(), cron: "0 * * * *", noRetry: () => {} } as ScheduledController,
       bindings,
-      { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext,
     );
     expect(state.calls).toBeGreaterThanOrEqual(2); // the refused batch, sent again
   });
