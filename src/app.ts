@@ -55,6 +55,12 @@ const BOARD_READ = /^\/api\/v1\.1\/board\/jobs(\/[^/]*)?$/;
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
+  // Handed to every request, so that one served again after a move (src/shards/follow.ts)
+  // goes through this app whole, without a module below the entry importing it.
+  app.use((c, next) => {
+    c.set("app", app);
+    return next();
+  });
   app.use(noSniff);
   app.use(postMethodOverride(app));
   app.use(requestId());

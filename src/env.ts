@@ -116,5 +116,7 @@ export type AppEnv = {
     employerId: number;
     /** The caller's key is a test key: employerId is the employer's test space (DESIGN 21). */
     testSpace: boolean;
+    /** The app itself, handed to every request (src/app.ts), to serve one again after a move (src/shards/follow.ts). */
+    app: { fetch: (request: Request, env: Env, ctx?: ExecutionContext) => Response | Promise<Response> };
   };
 };

@@ -1,76 +1,61 @@
 import { createApp } from "./app";
-import { consumeEmailBatch, consumeEmailDeadLetters } from "./applications/copies";
-import { consumeAlertsBatch } from "./alerts/consumer";
-import { consumeAlertsDeadLetters } from "./alerts/dead-letters";
-import { consumeDeliveryEvents } from "./alerts/delivery-events";
+import { alertsCapability as alerts } from "./alerts/capability";
 import { receiveUnsubscribeMail } from "./alerts/inbound";
-import { alertsSubscriber } from "./alerts/subscriber";
-import { consumeBoardBatch } from "./board/consumer";
-import { consumeBoardDeadLetters } from "./board/dead-letters";
-import { boardSubscriber } from "./board/subscriber";
+import { applicationsCapability as applications } from "./applications/capability";
+import { boardCapability as board } from "./board/capability";
+import type { Capability } from "./capability";
 import { retryingBindings } from "./db/retrying";
 import type { Env } from "./env";
 import { createRelayClass } from "./events/relay";
-import { consumeReachBatch } from "./reach/consumer";
-import { consumeReachDeadLetters } from "./reach/dead-letters";
-import { reachSubscriber } from "./reach/subscriber";
-import { handleScheduled } from "./scheduled/handler";
-import { consumeViewsBatch } from "./stats/consumer";
-import { consumeWebhookBatch } from "./webhooks/consumer";
-import { consumeWebhookDeadLetters } from "./webhooks/dead-letters";
-import { webhooksSubscriber } from "./webhooks/subscriber";
+import { jobsCapability as jobs } from "./jobs/capability";
+import { createQueueHandler } from "./queues/dispatch";
+import { reachCapability as reach } from "./reach/capability";
+import { createScheduledHandler, EVENTS_STAGE } from "./scheduled/handler";
+import { statsCapability as stats } from "./stats/capability";
+import { webhooksCapability as webhooks } from "./webhooks/capability";
 
-/**
- * Who reacts to events (DESIGN 16): each subscriber owns its queue and consumer (job alerts,
- * DESIGN 23, match the job events on a queue of their own). Each shard's relay (a Durable Object,
- * wrangler.toml's RELAY) hands them their events (DESIGN 22).
- */
-export const ShardRelay = createRelayClass([webhooksSubscriber, boardSubscriber, alertsSubscriber, reachSubscriber]);
+// DESIGN 16b: the one composition root. Each capability declares what it brings (its
+// capability.ts); this module, and the app it builds (src/app.ts), are the only ones that list
+// them. The relay, the cron's runner and the queue dispatch are handed their lists here.
+
+const capabilities: Capability[] = [jobs, applications, webhooks, board, alerts, reach, stats];
+
+/** Who reacts to events (DESIGN 16): each shard's relay (a Durable Object, wrangler.toml's RELAY) hands them their events (DESIGN 22). */
+export const ShardRelay = createRelayClass(capabilities.flatMap((capability) => (capability.subscriber ? [capability.subscriber] : [])));
 /** DESIGN 24: reach's notifier (wrangler.toml's REACH), one instance that gathers and sends to search engines. */
 export { ReachNotifier } from "./reach/notifier";
-const app = createApp();
-/** wrangler.toml's queue names (the same at the top level and in every environment). */
-const EMAIL_QUEUE_NAME = "job-posting-emails";
-const BOARD_QUEUE_NAME = "job-posting-board";
-const VIEWS_QUEUE_NAME = "job-posting-views";
-const ALERTS_QUEUE_NAME = "job-posting-alerts";
-const REACH_QUEUE_NAME = "job-posting-reach";
-/** DESIGN 23a: the email service's delivery events (bounces, complaints), for job alerts. */
-const EMAIL_EVENTS_QUEUE_NAME = "job-posting-email-events";
-/** DESIGN 16a: every consumed queue has a dead-letter queue, named after it with this suffix. */
-const DEAD_LETTERS = "-dlq";
 
-type Consumer = (batch: MessageBatch<never>, env: Env) => Promise<void>;
-/** Each queue's consumer, then its dead letters' (which hand back what the first gave up on). */
-const consumers: Record<string, [Consumer, Consumer]> = {
-  [EMAIL_QUEUE_NAME]: [consumeEmailBatch, consumeEmailDeadLetters],
-  [BOARD_QUEUE_NAME]: [consumeBoardBatch, consumeBoardDeadLetters],
-  [ALERTS_QUEUE_NAME]: [consumeAlertsBatch, consumeAlertsDeadLetters],
-  [REACH_QUEUE_NAME]: [consumeReachBatch, consumeReachDeadLetters],
-  // A delivery event's dead letter is applied again: ending alerts is idempotent.
-  [EMAIL_EVENTS_QUEUE_NAME]: [consumeDeliveryEvents, consumeDeliveryEvents],
-  // A view's dead letter is counted again: its own retries cover a longer outage.
-  [VIEWS_QUEUE_NAME]: [consumeViewsBatch, consumeViewsBatch],
-};
-const webhooks: [Consumer, Consumer] = [consumeWebhookBatch, consumeWebhookDeadLetters];
+const scheduled = createScheduledHandler({
+  // In this order: the rules and the notices record events, the events go to the relay, and the
+  // upkeep follows; the search index is merged last, after the rules moved its entries.
+  shardStages: [
+    jobs.cron.shard.rules,
+    applications.cron.shard.decisionNotices,
+    EVENTS_STAGE,
+    board.cron.shard.repair,
+    webhooks.cron.shard.maintain,
+    applications.cron.shard.retention,
+    applications.cron.shard.resumes,
+    applications.cron.shard.emailCopies,
+    jobs.cron.shard.searchMerge,
+  ],
+  once: capabilities.flatMap((capability) => (capability.cron?.once ? [capability.cron.once] : [])),
+  tasks: Object.assign({}, ...capabilities.map((capability) => capability.cron?.tasks ?? {})),
+});
+const queue = createQueueHandler(Object.assign({}, ...capabilities.map((capability) => capability.queues ?? {})));
+const app = createApp();
 
 /**
- * The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled rules, queues to
- * their consumers, inbound mail to job alerts; each on bindings whose D1 databases retry D1's
+ * The Worker entry only wires: HTTP to the app, the Cron Trigger to the scheduled stages, queues
+ * to their consumers, inbound mail to job alerts; each on bindings whose D1 databases retry D1's
  * transient errors (src/db/retrying.ts), so no module below has to.
  */
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, retryingBindings(env), ctx),
-  // Returned, not passed to waitUntil: the invocation lasts until the rules are done and fails
+  // Returned, not passed to waitUntil: the invocation lasts until the stages are done and fails
   // when they fail, and callers (tests, /cdn-cgi/local/scheduled) get the outcome.
-  scheduled: (controller, env) => handleScheduled(controller, retryingBindings(env)),
-  queue: (batch, givenEnv) => {
-    const env = retryingBindings(givenEnv);
-    const dead = batch.queue.endsWith(DEAD_LETTERS);
-    const name = dead ? batch.queue.slice(0, -DEAD_LETTERS.length) : batch.queue;
-    const [consume, handBack] = consumers[name] ?? webhooks;
-    return (dead ? handBack : consume)(batch as MessageBatch<never>, env);
-  },
+  scheduled: (controller, env) => scheduled(controller, retryingBindings(env)),
+  queue: (batch, env) => queue(batch, retryingBindings(env)),
   // DESIGN 23: mail to ALERTS_UNSUBSCRIBE_MAILTO (List-Unsubscribe's mailto:), when Email Routing sends it here.
   email: async (message, env) => {
     await receiveUnsubscribeMail(message, retryingBindings(env), Date.now());

@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { restoreTombstones } from "../src/board/reconcile";
-import { BOARD_REBUILD } from "../src/scheduled/handler";
+import { BOARD_REBUILD } from "../src/board/reconcile";
 import { atShard } from "../src/shards/bindings";
 import { onBoardCountSql } from "../src/jobs/on-board";
 import { openBoardJobsCountSql } from "../src/board/open-jobs";

@@ -398,18 +398,6 @@ export async function renameEmployerOnCards(db: AlertsDatabase, employerId: numb
   }
 }
 
-// Consent records (DESIGN 23a), for `npm run alerts -- consent` (scripts/alerts.mjs reads the same columns).
-
-export interface ChangeRow {
-  alertId: number;
-  at: number;
-  change: string;
-}
-
-export function changesOf(db: AlertsDatabase, alertIds: number[]): Promise<ChangeRow[]> {
-  return all<ChangeRow>(db, sql`SELECT alert_id AS alertId, at, change FROM alert_changes WHERE alert_id IN (SELECT value FROM json_each(${JSON.stringify(alertIds)})) ORDER BY id`);
-}
-
 /** The newest matches of an alert (its Atom feed). */
 export function recentMatches(db: AlertsDatabase, alertId: number, limit: number): Promise<{ jobId: number; matchedAt: number; card: string }[]> {
   return all(db, sql`SELECT job_id AS jobId, matched_at AS matchedAt, card FROM alert_matches WHERE alert_id = ${alertId} ORDER BY matched_at DESC, job_id DESC LIMIT ${limit}`);

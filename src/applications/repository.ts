@@ -3,7 +3,7 @@ import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import { guard, guardReason } from "../db/guards";
 import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/outbox";
-import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
+import { windowOf, type Chunk, type ChunkWork } from "../db/windows";
 import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
 import { ofUnlockedEmployer } from "../shards/locks";
 

@@ -1,6 +1,7 @@
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
-import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
+import { runChunked, type Bounds, type RuleProgress } from "../scheduled/chunks";
+import { type Chunk } from "../db/windows";
 import { expiredApplications, forgetResumeDeletions, pendingResumeDeletions } from "./repository";
 
 /** DESIGN 15: personal information is kept no longer than needed. */

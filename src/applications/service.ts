@@ -4,7 +4,8 @@ import type { Env } from "../env";
 import type { RecordedEvent } from "../events/outbox";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
 import { ifMatchPasses, type Preconditions } from "../jobs/etag";
-import { runChunked, type Bounds, type Chunk, type RuleProgress } from "../scheduled/chunks";
+import { runChunked, type Bounds, type RuleProgress } from "../scheduled/chunks";
+import { type Chunk } from "../db/windows";
 import { DECISION_DAYS, moveEffects, NOTIFIABLE, refusedMove, type ApplicationStatus } from "./pipeline";
 import { applicationEtag, eventApplication, toApplication } from "./representation";
 import {

@@ -197,6 +197,12 @@ export async function restoreTombstones(env: Pick<Env, "DB" | "BOARD_DB" | "SHAR
 }
 
 /**
+ * Not a Cron Trigger: `npm run board:rebuild` invokes the scheduled handler under this name
+ * (scripts/board-rebuild.mjs), and the board's declaration runs rebuildBoard for it.
+ */
+export const BOARD_REBUILD = "board:rebuild";
+
+/**
  * `npm run board:rebuild`: the board wiped (its tombstones kept), then, shard by shard, the
  * tombstones of the jobs that left the board put back (a board whose database was lost has none),
  * and the shard repaired with no job left to its message, which hands every job that should be on

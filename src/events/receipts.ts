@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
+import { windowOf, type Chunk, type ChunkWork } from "../db/windows";
 
 // DESIGN 16a: a subscriber records each event it took, in the same batch as the effect, in its
 // own database; the relay asks it (EventSubscriber.taken) which events it has not taken yet and

@@ -1,7 +1,7 @@
 import { and, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { ProblemError } from "../http/problem";
-import { windowOf, type Chunk } from "../scheduled/chunks";
+import { windowOf, type Chunk } from "../db/windows";
 import { ofUnlockedEmployer } from "../shards/locks";
 import { KEY_LIFETIME_SECONDS } from "./rules";
 import { idempotencyKeys } from "./tables";

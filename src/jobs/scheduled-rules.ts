@@ -9,7 +9,8 @@ import { employers, jobExpiryNotices, jobs } from "../db/schema";
 import type { Env } from "../env";
 import { expiredKeys } from "../idempotency/repository";
 import { ofUnlockedEmployer } from "../shards/locks";
-import { cronBounds, firstChunk, runChunked, windowOf, type Chunk, type ChunkedRule, type Query, type RuleProgress } from "../scheduled/chunks";
+import { cronBounds, firstChunk, runChunked, type ChunkedRule, type RuleProgress } from "../scheduled/chunks";
+import { windowOf, type Chunk, type Query } from "../db/windows";
 
 export const AUTO_REFRESH_INTERVAL_SECONDS = 7 * 24 * 60 * 60;
 /** DESIGN 21a: job.expiring goes out once a job closes within 72 hours. */

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
-import { ROUND_PAUSE_MS, type Query } from "../scheduled/chunks";
+import { ROUND_PAUSE_MS } from "../scheduled/chunks";
+import { type Query } from "../db/windows";
 
 // The list's search index (job_search, drizzle/0025): its upkeep by the cron. The jobs triggers
 // keep it as jobs change; a chunk of the cron, which changes hundreds of jobs in one statement,

@@ -99,9 +99,8 @@ export async function serveAgain(c: Context<AppEnv>, key: string, shard: number)
   } catch {
     // Served without one (app.fetch called directly): so is this serving.
   }
-  // The entry's own app, imported when first needed (the entry imports this module).
-  const { default: worker } = await import("../index");
-  const answer = await worker.fetch(new Request(c.req.raw.url, { method: c.req.raw.method, headers, body }), env, context as ExecutionContext);
+  // The app that served the request, handed to it (DESIGN 16b: nothing below the entry imports it).
+  const answer = await c.get("app").fetch(new Request(c.req.raw.url, { method: c.req.raw.method, headers, body }), env, context as ExecutionContext);
   c.res = undefined;
   c.res = answer;
 }

@@ -1,7 +1,8 @@
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { expiredReceipts } from "../events/receipts";
-import { runChunked, type Bounds, type Chunk } from "../scheduled/chunks";
+import { runChunked, type Bounds } from "../scheduled/chunks";
+import { type Chunk } from "../db/windows";
 import { enqueueMessages } from "./consumer";
 import { dueMessages, expiredMessages } from "./messages";
 import { disableFailingEndpoints } from "./repository";

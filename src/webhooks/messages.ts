@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, isNull, lt, lte, or, sql, type S
 import { toStatement, type Database } from "../db/client";
 import { inList } from "../db/lists";
 import type { EventRecord } from "../events/repository";
-import { windowOf, type Chunk, type ChunkWork } from "../scheduled/chunks";
+import { windowOf, type Chunk, type ChunkWork } from "../db/windows";
 import { ofUnlockedEmployer } from "../shards/locks";
 import { eventMessageId, randomMessageId } from "./message-id";
 import { webhookMessages } from "./tables";

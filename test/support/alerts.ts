@@ -13,7 +13,6 @@ import { postJob } from "./jobs";
 // emails it sent as a developer would (the Email Service binding replaced by a recorder).
 
 export const ALERTS_API = "/alerts";
-export const alertsDb = () => env.ALERTS_DB;
 
 /** Every email the consumer sent during this file, newest last. */
 export const sentMail: Mail[] = [];

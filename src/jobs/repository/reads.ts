@@ -47,11 +47,7 @@ function selectJobsByReference(employerId: number, referenceIds: string[]): SQL 
     WHERE j.employer_id = ${employerId} AND ${inList(sql`j.reference_id`, referenceIds)}`;
 }
 
-export async function findJobsByReference(db: Database, employerId: number, referenceIds: string[]): Promise<JobRow[]> {
-  return referenceIds.length ? all<JobRow>(db, selectJobsByReference(employerId, referenceIds)) : [];
-}
-
-/** The same, with the owner's settings, in one round trip. */
+/** The jobs with these referenceIds, with the owner's settings, in one round trip. */
 export async function findJobsByReferenceWithOwner(db: Database, employerId: number, referenceIds: string[]): Promise<{ rows: JobRow[]; employer: Employer }> {
   const statements = referenceIds.length ? [toStatement(db, selectJobsByReference(employerId, referenceIds))] : [];
   const { results, employer } = await withEmployer(db, employerId, statements);
