@@ -29,7 +29,8 @@ import { applyGate, applyInJobShard } from "./applications/gate";
 import { APPLY_PATH as APPLY_ROUTE, APPLY_TEST_PATH } from "./applications/routes";
 import { inWithdrawTokenShard, WITHDRAW_PATH } from "./applications/withdraw";
 import { withdrawPages } from "./applications/withdraw-pages";
-import { pages } from "./pages/handlers";
+import { boardPages } from "./pages/handlers";
+import { alertFormBelowSearch } from "./alerts/public";
 import { boardResponses } from "./board/cache";
 import { boardApi } from "./board/handlers";
 import { referenceApi } from "./reference/handlers";
@@ -104,7 +105,9 @@ export function createApp() {
   app.route("/", withdrawPages);
   // DESIGN 23: the alerts' form and the pages their email links open (their own database only).
   app.route("/", alertPages);
-  app.route("/", pages);
+  // The board's pages, the alert form under a search's results (DESIGN 23): filled here, so
+  // that neither capability imports the other's pages.
+  app.route("/", boardPages({ belowResults: alertFormBelowSearch }));
   // DESIGN 24a: IndexNow's key file, after the pages (robots.txt is theirs).
   app.route("/", reachKeyFile);
 

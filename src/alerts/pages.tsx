@@ -40,8 +40,6 @@ export const ALERT_WORDS = {
     remove: "Delete this alert",
     removeAll: "Delete all my alerts",
     feed: "Feed (Atom)",
-    savedTitle: "Saved",
-    saved: "Your change is saved.",
     invalidTitle: "This link does not work",
     invalid: "This link is not valid, or its alert request expired (requests not confirmed within 7 days are deleted). You can ask for a new alert from any search.",
     backToSearch: "Back to the search",
@@ -86,8 +84,6 @@ export const ALERT_WORDS = {
     remove: "Supprimer cette alerte",
     removeAll: "Supprimer toutes mes alertes",
     feed: "Fil (Atom)",
-    savedTitle: "Enregistré",
-    saved: "Votre modification est enregistrée.",
     invalidTitle: "Ce lien ne fonctionne pas",
     invalid: "Ce lien n'est pas valide, ou sa demande d'alerte a expiré (les demandes non confirmées dans les 7 jours sont supprimées). Vous pouvez demander une nouvelle alerte depuis toute recherche.",
     backToSearch: "Retour à la recherche",
@@ -127,7 +123,6 @@ export const CheckMailboxPage = (props: PageProps) => <Message {...props} title=
 export const InvalidLinkPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].invalidTitle} text={ALERT_WORDS[props.lang].invalid} />;
 export const ConfirmedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].confirmedTitle} text={ALERT_WORDS[props.lang].confirmed} />;
 export const DeclinedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].declinedTitle} text={ALERT_WORDS[props.lang].declined} />;
-export const SavedPage = (props: PageProps) => <Message {...props} title={ALERT_WORDS[props.lang].savedTitle} text={ALERT_WORDS[props.lang].saved} />;
 export const UnsubscribedPage = (props: PageProps & { all: boolean }) => (
   <Message {...props} title={ALERT_WORDS[props.lang].unsubscribedTitle} text={props.all ? ALERT_WORDS[props.lang].unsubscribedAll : ALERT_WORDS[props.lang].unsubscribed} />
 );

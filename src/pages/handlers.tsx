@@ -33,7 +33,6 @@ import { contentSecurityPolicy, withPageHeaders } from "../ui/headers";
 import { nextPageAddress } from "../ui/pagination";
 // DESIGN 16b, 23: the one thing of another capability these pages show — the alerts' form under a
 // search's results, from alerts' public entry (alerts never import the pages).
-import { alertFormBelowSearch } from "../alerts/public";
 
 // DESIGN 18: the board as web pages, server-rendered from the board's own database through its
 // public functions. Every page works without JavaScript; none runs any.
@@ -212,10 +211,7 @@ const countingPageViews = countingViews((c) => parseJobAddress(c.req.param("segm
 /** Where the apply form's POST sends the applicant: the job's address and this. */
 const SENT = "/sent";
 
-/**
- * The board's pages (DESIGN 18), showing in their slots what they are given.
- * @public for the composition root
- */
+/** The board's pages (DESIGN 18), showing in their slots what they are given (the composition root fills them). */
 export const boardPages = (slots: PageSlots) =>
   new Hono<AppEnv>()
     .get(STYLESHEET_PATH, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", ...ASSET_HEADERS }))
@@ -246,9 +242,3 @@ export const boardPages = (slots: PageSlots) =>
     .on(["GET", "POST"], `/fr/emplois/:segment${REPORT}`, followingMovedJobs, (c) => reportPageOf(c, "fr"))
     .get(FRAUD_POLICY.en, boardResponses, (c) => fraudPolicyOf(c, "en"))
     .get(FRAUD_POLICY.fr, boardResponses, (c) => fraudPolicyOf(c, "fr"));
-
-/**
- * The board's pages as the Worker serves them, the alert form under a search's results. The wiring
- * is here until the composition root (src/app.ts) calls boardPages itself.
- */
-export const pages = boardPages({ belowResults: alertFormBelowSearch });

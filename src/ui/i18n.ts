@@ -4,7 +4,6 @@
 // lives here, below every capability.
 
 export type Lang = "en" | "fr";
-export const LANGS: readonly Lang[] = ["en", "fr"];
 
 /** The locale of each language (Canadian English and French). */
 export const LOCALE: Record<Lang, string> = { en: "en-CA", fr: "fr-CA" };
