@@ -126,7 +126,7 @@ try {
   // DESIGN 23: the alerts' own database. Its queue has no consumer here: the probe hands job
   // events and the cron's messages to the alerts' consumer itself (bench/lib/alerts.mjs).
   const { shard1, alertsDb, applied } = await migrateAll(runtime, root);
-  step(`workerd up at ${origin}; migrations applied: ${applied.DB.join(", ")}; to BOARD_DB: ${applied.BOARD_DB.join(", ")}; to ALERTS_DB: ${applied.ALERTS_DB.join(", ")}`);
+  step(`workerd up at ${origin}; migrations applied: ${applied.DB.join(", ")}; to BOARD_DB: ${applied.BOARD_DB.join(", ")}; to ALERTS_DB: ${applied.ALERTS_DB.join(", ")}; to ACCOUNTS_DB: ${applied.ACCOUNTS_DB.join(", ")}`);
 
   // --- seed -------------------------------------------------------------------------------
   const small = await createEmployer(db, kv, "Bench 1k Ltd.");

@@ -31,6 +31,10 @@ export interface Env {
    * handler); set, every alert email's List-Unsubscribe also carries `mailto:` it. Empty: https only.
    */
   ALERTS_UNSUBSCRIBE_MAILTO?: string;
+  /** DESIGN 25: the employer console's own database (people, invitations, sessions, sign-in links); only src/accounts touches it. */
+  ACCOUNTS_DB: D1Database;
+  /** DESIGN 25a: the sender of sign-in and invitation emails; absent: EMAIL_FROM. */
+  ACCOUNTS_FROM?: string;
   /** DESIGN 23a: who sends alert emails, named in each (CASL s. 6): the board's name, its mailing address, a contact. */
   BOARD_NAME?: string;
   BOARD_POSTAL_ADDRESS?: string;

@@ -20,6 +20,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(`${root}drizzle`);
   const boardMigrations = await readD1Migrations(`${root}drizzle/board`);
   const alertsMigrations = await readD1Migrations(`${root}drizzle/alerts`);
+  const accountsMigrations = await readD1Migrations(`${root}drizzle/accounts`);
   return {
     root,
     plugins: [
@@ -30,7 +31,7 @@ export default defineConfig(async () => {
         wrangler: { configPath: `${root}wrangler.toml`, environment: "load" },
         miniflare: {
           // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
-          bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, TEST_ALERTS_MIGRATIONS: alertsMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=", ALERTS_TOKEN_KEY: "dGVzdC1vbmx5LWFsZXJ0cy10b2tlbi1rZXktMzJieXQ=" },
+          bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, TEST_ALERTS_MIGRATIONS: alertsMigrations, TEST_ACCOUNTS_MIGRATIONS: accountsMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=", ALERTS_TOKEN_KEY: "dGVzdC1vbmx5LWFsZXJ0cy10b2tlbi1rZXktMzJieXQ=" },
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
           // attempts included): every outbound request of the Worker gets this answer instead.
           // Reach's search engines (DESIGN 24) are stubs served from here, only under `.reach.test`

@@ -121,7 +121,7 @@ export async function applyMigrations(db, dir) {
 
 /**
  * Every database as `npm run dev` has it: shard 0 (DB) and shard 1 (DB_1, claimed; the cron and a
- * rebuild read every shard), the board's and job alerts' (DESIGN 22, 17, 23). Shard 1's and
+ * rebuild read every shard), the board's, job alerts' and the console's (DESIGN 22, 17, 23, 25). Shard 1's and
  * alerts' bindings, and the files applied to each database, for the log.
  */
 export async function migrateAll(runtime, root) {
@@ -131,5 +131,7 @@ export async function migrateAll(runtime, root) {
   await shard1.batch(claimShardStatements(1).map((statement) => shard1.prepare(statement)));
   applied.BOARD_DB = await applyMigrations(runtime.boardDb, `${root}drizzle/board`);
   applied.ALERTS_DB = await applyMigrations(alertsDb, `${root}drizzle/alerts`);
+  // The employer console's own database (DESIGN 25), as npm run dev has it.
+  applied.ACCOUNTS_DB = await applyMigrations(await runtime.mf.getD1Database("ACCOUNTS_DB", "api"), `${root}drizzle/accounts`);
   return { shard1, alertsDb, applied };
 }

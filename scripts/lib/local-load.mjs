@@ -51,7 +51,7 @@ export function query(dir, sql, database = "DB") {
 /** The rows of `sql` in every shard (DESIGN 22), one list. */
 export const queryShards = (dir, sql) => SHARDS.flatMap((shard) => query(dir, sql, shardBinding(shard)));
 
-/** Every shard migrated and given its id range, then the board's and job alerts' databases. */
+/** Every shard migrated and given its id range, then the board's, job alerts' and the console's (ACCOUNTS_DB) databases. */
 export function migrateState(dir) {
   for (const shard of SHARDS) {
     local(dir, "d1", "migrations", "apply", shardBinding(shard));
@@ -60,6 +60,8 @@ export function migrateState(dir) {
   local(dir, "d1", "migrations", "apply", "BOARD_DB");
   // Job alerts' own database (DESIGN 23): the relays hand it job events too.
   local(dir, "d1", "migrations", "apply", "ALERTS_DB");
+  // The employer console's own database (DESIGN 25).
+  local(dir, "d1", "migrations", "apply", "ACCOUNTS_DB");
 }
 
 /**

@@ -22,6 +22,8 @@ export const DATABASE = "DB";
 export const BOARD_DATABASE = "BOARD_DB";
 /** Job alerts' own database (DESIGN 23): migrated alongside the board everywhere. */
 export const ALERTS_DATABASE = "ALERTS_DB";
+/** The employer console's own database (DESIGN 25): migrated alongside the alerts' everywhere. */
+export const ACCOUNTS_DATABASE = "ACCOUNTS_DB";
 export const KEYS_BINDING = "API_KEYS";
 
 /** Runs wrangler and returns stdout; throws with wrangler's own output on failure. */

@@ -39,6 +39,8 @@ export async function startSite() {
   wrangler(["d1", "migrations", "apply", "BOARD_DB", ...local]);
   // Job alerts' own database (DESIGN 23): the search pages' alert form writes to it.
   wrangler(["d1", "migrations", "apply", "ALERTS_DB", ...local]);
+  // The employer console's own database (DESIGN 25).
+  wrangler(["d1", "migrations", "apply", "ACCOUNTS_DB", ...local]);
   // The employer lives in shard 1 (DESIGN 22): every page, the apply form and the report form
   // then write to a shard other than DB, as the board's row of the job names it.
   const inserted = wrangler(["d1", "execute", "DB_1", ...local, "--json", "--command", "INSERT INTO employers (name, plan, created_at) VALUES ('Browser Test Ltd.', 'standard', unixepoch()) RETURNING id"]);

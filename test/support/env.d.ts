@@ -9,6 +9,7 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       TEST_BOARD_MIGRATIONS: D1Migration[];
       TEST_ALERTS_MIGRATIONS: D1Migration[];
+      TEST_ACCOUNTS_MIGRATIONS: D1Migration[];
       TEST_LOW_JOB_RATE_LIMITER: RateLimit;
       TEST_LOW_AUTH_FAILURE_RATE_LIMITER: RateLimit;
     }

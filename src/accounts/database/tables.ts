@@ -1,0 +1,67 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// DESIGN 25: the employer console's people, invitations and sessions live in a D1 database of
+// their own (binding ACCOUNTS_DB, migrations in drizzle/accounts/, generated from this file by
+// drizzle/accounts.config.ts): global and small, never an employer shard (a person's employer is
+// found in its shard as an API key's is). Only src/accounts reaches it. Tokens and session ids
+// are stored only as SHA-256 hashes (hex). Times are ms since the epoch (UTC).
+
+/** A person: an email address (lowercased) with a role in one employer. */
+export const people = sqliteTable(
+  "people",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    employerId: integer("employer_id").notNull(),
+    email: text("email").notNull(),
+    /** admin | recruiter. */
+    role: text("role").notNull(),
+    /** en | fr: the console's language for this person. */
+    language: text("language").notNull().default("en"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [uniqueIndex("people_employer_email").on(table.employerId, table.email), index("people_email").on(table.email)],
+);
+
+/** An invitation: single use, 7 days; the token is only in the link. */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    employerId: integer("employer_id").notNull(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    /** Who invited: a person's email, or `operator` (the command line). */
+    invitedBy: text("invited_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (table) => [index("invitations_employer").on(table.employerId)],
+);
+
+/** A signed-in browser: the cookie's value is only in the cookie; `id` is its SHA-256. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    personId: integer("person_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at").notNull(),
+    /** 30 days after sign-in at the latest (the idle limit is checked against lastUsedAt). */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("sessions_person").on(table.personId)],
+);
+
+/** An emailed sign-in link: single use, 15 minutes; also what limits sign-in emails per address. */
+export const signInLinks = sqliteTable(
+  "sign_in_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    email: text("email").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (table) => [index("sign_in_links_email").on(table.email, table.createdAt)],
+);
