@@ -37,6 +37,7 @@ import { referenceApi } from "./reference/handlers";
 import { webhooksApi } from "./webhooks/handlers";
 import { alertPages, alertsApi } from "./alerts/handlers";
 import { reachKeyFile } from "./reach/key-file";
+import { consolePages } from "./accounts/handlers";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [
@@ -105,6 +106,8 @@ export function createApp() {
   app.route("/", withdrawPages);
   // DESIGN 23: the alerts' form and the pages their email links open (their own database only).
   app.route("/", alertPages);
+  // DESIGN 25: the employer console (its own database, ACCOUNTS_DB; its own sessions).
+  app.route("/", consolePages);
   // The board's pages, the alert form under a search's results (DESIGN 23): filled here, so
   // that neither capability imports the other's pages.
   app.route("/", boardPages({ belowResults: alertFormBelowSearch }));

@@ -22,13 +22,17 @@ export function contentSecurityPolicy({ scriptsFrom, assets = true }: Pick<PageH
   return `default-src 'none'; ${loads}form-action 'self'; frame-ancestors 'none'; base-uri 'none'` + (origin ? `; script-src${origin}; frame-src${origin}` : "");
 }
 
-/** A page's headers: its Content-Security-Policy (no inline script, never framed), its Referrer-Policy. */
+/** A page's headers, as a record: its Content-Security-Policy (no inline script, never framed), its Referrer-Policy. */
+export function pageHeaders(options: PageHeaderOptions = {}): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(options),
+    "Referrer-Policy": options.private ? "no-referrer" : "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    ...(options.private && { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }),
+  };
+}
+
+/** A page's headers (pageHeaders), set on the answer being made. */
 export function withPageHeaders(c: Context, options: PageHeaderOptions = {}): void {
-  c.header("Content-Security-Policy", contentSecurityPolicy(options));
-  c.header("Referrer-Policy", options.private ? "no-referrer" : "strict-origin-when-cross-origin");
-  c.header("X-Frame-Options", "DENY");
-  if (options.private) {
-    c.header("Cache-Control", "no-store");
-    c.header("X-Robots-Tag", "noindex");
-  }
+  for (const [name, value] of Object.entries(pageHeaders(options))) c.header(name, value);
 }

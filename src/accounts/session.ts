@@ -1,0 +1,76 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppEnv } from "../env";
+import type { Lang } from "../ui/i18n";
+import { hashToken, newToken, type Role } from "./tokens";
+
+// DESIGN 25: console sessions. The cookie holds 32 random bytes; ACCOUNTS_DB keeps only their
+// SHA-256 (sessions.id). A session ends after 12 hours unused and 30 days after sign-in at the
+// latest; each console request checks it, and marks it used, in one ACCOUNTS_DB round trip.
+
+/** The cookie `__Host-jpa_session`: hono/cookie adds the `__Host-` prefix (and enforces what it requires: Secure, Path=/, no Domain). */
+const SESSION_COOKIE = "jpa_session";
+export const IDLE_MS = 12 * 3_600_000;
+export const ABSOLUTE_MS = 30 * 24 * 3_600_000;
+
+export interface SignedIn {
+  sessionId: string;
+  personId: number;
+  employerId: number;
+  email: string;
+  role: Role;
+  language: Lang;
+}
+
+export type ConsoleEnv = { Bindings: AppEnv["Bindings"]; Variables: AppEnv["Variables"] & { person: SignedIn } };
+
+/** A new session's cookie value (never stored) and its id (the value's SHA-256, what is stored). */
+export async function newSession(): Promise<{ cookie: string; id: string }> {
+  const cookie = newToken();
+  return { cookie, id: await hashToken(cookie) };
+}
+
+export function setSessionCookie(c: Context, cookie: string): void {
+  setCookie(c, SESSION_COOKIE, cookie, { httpOnly: true, secure: true, sameSite: "Lax", path: "/", prefix: "host", maxAge: ABSOLUTE_MS / 1000 });
+}
+
+const clearSessionCookie = (c: Context) => deleteCookie(c, SESSION_COOKIE, { secure: true, path: "/", prefix: "host" });
+
+/** The signed-in person of this request's cookie, the session marked used; undefined when there is none valid. */
+export async function sessionOf(c: Context<ConsoleEnv>, now = Date.now()): Promise<SignedIn | undefined> {
+  const cookie = getCookie(c, SESSION_COOKIE, "host");
+  if (!cookie) return undefined;
+  const id = await hashToken(cookie);
+  const d1 = c.env.ACCOUNTS_DB;
+  const valid = "s.id = ?1 AND s.expires_at > ?2 AND s.last_used_at > ?2 - ?3";
+  // One round trip: mark it used while it is valid, then read it (with its person) if it still is.
+  const [, read] = await d1.batch([
+    d1.prepare(`UPDATE sessions AS s SET last_used_at = ?2 WHERE ${valid}`).bind(id, now, IDLE_MS),
+    d1
+      .prepare(`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language FROM sessions s JOIN people p ON p.id = s.person_id WHERE ${valid}`)
+      .bind(id, now, IDLE_MS),
+  ]);
+  return (read.results[0] as SignedIn | undefined) ?? undefined;
+}
+
+/**
+ * DESIGN 25a: without a valid session, a console page answers 303 to the sign-in page, which
+ * comes back here (`next`) once signed in.
+ */
+export const requireSession: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+  const person = await sessionOf(c);
+  if (!person) {
+    const url = new URL(c.req.url);
+    return c.redirect(`/employer/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  }
+  c.set("person", person);
+  await next();
+};
+
+/** Ends this session, or (`everywhere`) every session of its person, on the server; the cookie goes too. */
+export async function endSessions(c: Context<ConsoleEnv>, everywhere: boolean): Promise<void> {
+  const { sessionId, personId } = c.get("person");
+  const d1 = c.env.ACCOUNTS_DB;
+  await (everywhere ? d1.prepare("DELETE FROM sessions WHERE person_id = ?").bind(personId) : d1.prepare("DELETE FROM sessions WHERE id = ?").bind(sessionId)).run();
+  clearSessionCookie(c);
+}
