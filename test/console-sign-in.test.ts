@@ -147,7 +147,7 @@ describe("sign-in by emailed link (DESIGN 25a)", () => {
     const mail = sentMail.findLast((m) => m.to === email)!;
     expect(mail.subject).toMatch(/^Sign in to /);
     const link = linkIn(email);
-    expect(link).toMatch(/^https:\/\/api\.test\/employer\/sign-in\/[A-Za-z0-9_-]{43}$/);
+    expect(link).toMatch(/^https:\/\/api\.test\/employer\/sign-in\/[A-Za-z0-9_-]{43}\?lang=en$/);
 
     const page = await call(link);
     expect(page.status).toBe(200);
@@ -263,5 +263,16 @@ describe("every console answer (DESIGN 25)", () => {
     await signedIn(employer.employerId, email, { lang: "fr" });
     await call("/employer/sign-in", { form: { email } });
     expect(sentMail.findLast((m) => m.to === email)!.subject).toMatch(/^Connexion à /);
+    expect(await (await call(linkIn(email))).text()).toContain("Me connecter");
+  });
+
+  it("POST /employer/language (field language: en | fr) is the person's setting, remembered", async () => {
+    const employer = await createEmployer();
+    const cookie = await signedIn(employer.employerId, address());
+    expect(await (await call("/employer", { cookie })).text()).toContain('<html lang="en">');
+    const set = await call("/employer/language", { cookie, form: { language: "fr" } });
+    expect(set.status).toBe(303);
+    expect(await (await call("/employer", { cookie })).text()).toContain('<html lang="fr">');
+    expect((await call("/employer/language", { cookie, form: { language: "de" } })).status).toBe(422);
   });
 });

@@ -60,6 +60,14 @@ consolePages.get("/employer", async (c) => {
   return c.html(<HomePage lang={person.language} address={addressOf(c)} employer={employer} email={person.email} role={person.role} />);
 });
 
+/** DESIGN 25a: the person's language (field `language`: en | fr), remembered. */
+consolePages.post("/employer/language", async (c) => {
+  const { language } = await c.req.parseBody();
+  if (language !== "en" && language !== "fr") return c.text("language must be en or fr", 422);
+  await c.env.ACCOUNTS_DB.prepare("UPDATE people SET language = ? WHERE id = ?").bind(language, c.get("person").personId).run();
+  return c.redirect("/employer", 303);
+});
+
 consolePages.post("/employer/sign-out", async (c) => {
   await endSessions(c, c.req.query("everywhere") !== undefined);
   return c.redirect(`/employer/sign-in?lang=${c.get("person").language}`, 303);

@@ -151,6 +151,12 @@ export function HomePage(props: { lang: Lang; address: string; employer: string;
     <ConsolePage lang={props.lang} title={`${words.homeTitle} · ${props.employer}`} address={props.address}>
       <p>{words.signedInAs(props.email, ROLE_NAMES[props.lang][props.role])}</p>
       <p>{words.notYet}</p>
+      <form method="post" action="/employer/language">
+        <input type="hidden" name="language" value={props.lang === "en" ? "fr" : "en"} />
+        <button type="submit" lang={props.lang === "en" ? "fr" : "en"}>
+          {words.otherLanguage}
+        </button>
+      </form>
       <form method="post" action="/employer/sign-out">
         <button type="submit">{words.signOut}</button>
       </form>

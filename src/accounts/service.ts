@@ -94,7 +94,8 @@ export async function requestSignIn(env: Env, input: { email: string; origin: st
   await d1.prepare("INSERT INTO sign_in_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)").bind(await hashToken(token), email, now, now + SIGN_IN_LINK_MS).run();
   const from = env.ACCOUNTS_FROM || env.EMAIL_FROM;
   if (!from) return undefined;
-  const link = `${input.origin}/employer/sign-in/${token}${input.next ? `?next=${encodeURIComponent(input.next)}` : ""}`;
+  // The link's page speaks the person's language (a query parameter: addresses are the same in both).
+  const link = `${input.origin}/employer/sign-in/${token}?lang=${person.language}${input.next ? `&next=${encodeURIComponent(input.next)}` : ""}`;
   const mail = signInEmail({ language: person.language, to: email, link, from, board: env.BOARD_NAME });
   return async () => {
     try {
