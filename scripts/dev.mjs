@@ -56,6 +56,7 @@ ensureSecretKey("ALERTS_TOKEN_KEY");
 console.log("Applying local D1 migrations…");
 applyMigrations(false);
 const apiKey = await demoApiKey();
+const demoEmployer = (await findKey(apiKey))?.employerId ?? 1;
 console.log(`
 Demo employer (unlimited plan) API key: ${apiKey}
 Try:
@@ -64,6 +65,7 @@ Try:
 Webhooks to a receiver on this machine (http:// and loopback are allowed locally):
   curl -s http://localhost:${port}/api/v1.1/webhooks -H 'API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:9999/hooks"}'
 Reference page: http://localhost:${port}/docs
+Employer console (docs/console.md): npm run people -- invite --employer ${demoEmployer} --email you@example.com, then open the printed link
 Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
 
