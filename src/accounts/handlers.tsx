@@ -4,7 +4,7 @@ import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import type { Lang } from "../ui/i18n";
 import { pageHeaders } from "../ui/headers";
 import { ButtonPage, CONSOLE_WORDS, GonePage, HomePage, SentPage, SignInPage } from "./pages";
-import { acceptInvitation, employerName, openInvitation, openSignInLink, requestSignIn, signInWithLink } from "./service";
+import { acceptInvitation, employerName, openInvitation, openSignInLink, rememberLanguage, requestSignIn, signInWithLink } from "./service";
 import { endSessions, requireSession, setSessionCookie, type ConsoleEnv } from "./session";
 
 // DESIGN 25, 25a: the employer console's pages of this slice, under /employer. Every answer is
@@ -64,7 +64,7 @@ consolePages.get("/employer", async (c) => {
 consolePages.post("/employer/language", async (c) => {
   const { language } = await c.req.parseBody();
   if (language !== "en" && language !== "fr") return c.text("language must be en or fr", 422);
-  await c.env.ACCOUNTS_DB.prepare("UPDATE people SET language = ? WHERE id = ?").bind(language, c.get("person").personId).run();
+  await rememberLanguage(c.env, c.get("person").personId, language);
   return c.redirect("/employer", 303);
 });
 

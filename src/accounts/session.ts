@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
-import type { Lang } from "../ui/i18n";
-import { hashToken, newToken, type Role } from "./tokens";
+import { createAccountsDatabase } from "./database/client";
+import { endSessions as deleteSessions, touchSession, type SignedIn } from "./repository";
+import { hashToken, newToken } from "./tokens";
 
 // DESIGN 25: console sessions. The cookie holds 32 random bytes; ACCOUNTS_DB keeps only their
 // SHA-256 (sessions.id). A session ends after 12 hours unused and 30 days after sign-in at the
@@ -12,15 +13,6 @@ import { hashToken, newToken, type Role } from "./tokens";
 const SESSION_COOKIE = "jpa_session";
 export const IDLE_MS = 12 * 3_600_000;
 export const ABSOLUTE_MS = 30 * 24 * 3_600_000;
-
-export interface SignedIn {
-  sessionId: string;
-  personId: number;
-  employerId: number;
-  email: string;
-  role: Role;
-  language: Lang;
-}
 
 export type ConsoleEnv = { Bindings: AppEnv["Bindings"]; Variables: AppEnv["Variables"] & { person: SignedIn } };
 
@@ -40,17 +32,8 @@ const clearSessionCookie = (c: Context) => deleteCookie(c, SESSION_COOKIE, { sec
 export async function sessionOf(c: Context<ConsoleEnv>, now = Date.now()): Promise<SignedIn | undefined> {
   const cookie = getCookie(c, SESSION_COOKIE, "host");
   if (!cookie) return undefined;
-  const id = await hashToken(cookie);
-  const d1 = c.env.ACCOUNTS_DB;
-  const valid = "s.id = ?1 AND s.expires_at > ?2 AND s.last_used_at > ?2 - ?3";
   // One round trip: mark it used while it is valid, then read it (with its person) if it still is.
-  const [, read] = await d1.batch([
-    d1.prepare(`UPDATE sessions AS s SET last_used_at = ?2 WHERE ${valid}`).bind(id, now, IDLE_MS),
-    d1
-      .prepare(`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language FROM sessions s JOIN people p ON p.id = s.person_id WHERE ${valid}`)
-      .bind(id, now, IDLE_MS),
-  ]);
-  return (read.results[0] as SignedIn | undefined) ?? undefined;
+  return touchSession(createAccountsDatabase(c.env.ACCOUNTS_DB), await hashToken(cookie), now, IDLE_MS);
 }
 
 /**
@@ -70,7 +53,6 @@ export const requireSession: MiddlewareHandler<ConsoleEnv> = async (c, next) => 
 /** Ends this session, or (`everywhere`) every session of its person, on the server; the cookie goes too. */
 export async function endSessions(c: Context<ConsoleEnv>, everywhere: boolean): Promise<void> {
   const { sessionId, personId } = c.get("person");
-  const d1 = c.env.ACCOUNTS_DB;
-  await (everywhere ? d1.prepare("DELETE FROM sessions WHERE person_id = ?").bind(personId) : d1.prepare("DELETE FROM sessions WHERE id = ?").bind(sessionId)).run();
+  await deleteSessions(createAccountsDatabase(c.env.ACCOUNTS_DB), { sessionId, personId, everywhere });
   clearSessionCookie(c);
 }
