@@ -1,12 +1,10 @@
 import { sql } from "drizzle-orm";
-import { createDatabase } from "../db/client";
 import type { Lang } from "../ui/i18n";
 import { batch, first, run, type AccountsDatabase } from "./database/client";
 import type { Role } from "./tokens";
 
 // The one repository of the employer console's accounts (DESIGN 25, 25a): every read and write
-// of ACCOUNTS_DB (people, invitations, sessions, sign-in links), and the employer's name from its
-// shard. Tokens and session ids come here already hashed. Each acceptance is one batch (one
+// of ACCOUNTS_DB (people, invitations, sessions, sign-in links). Tokens and session ids come here already hashed. Each acceptance is one batch (one
 // transaction): the token is marked used only while unused and unexpired, and the person and
 // session are written only by the batch that marked it, so a token works once.
 
@@ -31,12 +29,6 @@ export interface Invitation {
 interface NewSession {
   id: string;
   expiresAt: number;
-}
-
-/** The employer's name in one shard's database (BOARD's employers table), unless moved away or a test's. */
-export async function employerNameInShard(shard: D1Database, employerId: number): Promise<string | undefined> {
-  const row = await first<{ name: string }>(createDatabase(shard), sql`SELECT name FROM employers WHERE id = ${employerId} AND moved_to IS NULL AND test_of IS NULL`);
-  return row?.name;
 }
 
 /** An invitation that may still be accepted, or undefined (unknown, used or expired). */

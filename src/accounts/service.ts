@@ -1,9 +1,11 @@
+import { createDatabase } from "../db/client";
+import { employerNameIn } from "../employers/service";
 import type { Env } from "../env";
 import { shardDatabase, shardNumbers } from "../shards/bindings";
 import type { Lang } from "../ui/i18n";
 import { createAccountsDatabase } from "./database/client";
 import { signInEmail } from "./email";
-import { employerNameInShard, findOpenInvitation, findSignInPerson, isSignInLinkOpen, recordSignInLink, setLanguage, useInvitation, useSignInLink, type Invitation } from "./repository";
+import { findOpenInvitation, findSignInPerson, isSignInLinkOpen, recordSignInLink, setLanguage, useInvitation, useSignInLink, type Invitation } from "./repository";
 import { ABSOLUTE_MS, newSession } from "./session";
 import { emailKey, hashToken, newToken, SIGN_IN_LINK_MS } from "./tokens";
 
@@ -17,7 +19,7 @@ export const SIGN_IN_EMAILS_PER_HOUR = 5;
 
 /** The employer's name, from the shard it lives in (ids are unique across shards; a moved one left a tombstone). */
 export async function employerName(env: Env, employerId: number): Promise<string | undefined> {
-  const names = await Promise.all(shardNumbers(env).map((shard) => employerNameInShard(shardDatabase(env, shard), employerId)));
+  const names = await Promise.all(shardNumbers(env).map((shard) => employerNameIn(createDatabase(shardDatabase(env, shard)), employerId)));
   return names.find((name) => name !== undefined);
 }
 

@@ -42,6 +42,12 @@ export function employerStatement(db: Database, id: number): { statement: D1Prep
   };
 }
 
+/** The name of employer `id` in this shard, unless it moved away (its tombstone) or is a test space. */
+export async function findEmployerName(db: Database, id: number): Promise<string | undefined> {
+  const [row] = await db.all<{ name: string }>(sql`SELECT name FROM employers WHERE id = ${id} AND moved_to IS NULL AND test_of IS NULL`);
+  return row?.name;
+}
+
 export async function findEmployer(db: Database, id: number): Promise<Employer | undefined> {
   const read = employerStatement(db, id);
   return read.employer(await read.statement.all());

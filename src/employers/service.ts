@@ -1,10 +1,13 @@
 import type { Database } from "../db/client";
 import type { RecordedEvent } from "../events/outbox";
 import { ConflictError, NotFoundError } from "../http/problem";
-import { employerStatement, findEmployer, updateEmployer, type Employer } from "./repository";
+import { employerStatement, findEmployer, findEmployerName, updateEmployer, type Employer } from "./repository";
 import type { EmployerSettings, EmployerSettingsInput } from "./schemas";
 
 export type { Employer } from "./repository";
+
+/** The employer's name as the console shows it (src/accounts), from the shard `db` is: undefined where it does not live. */
+export const employerNameIn = (db: Database, employerId: number): Promise<string | undefined> => findEmployerName(db, employerId);
 
 const NOT_FOUND = "Your API key names an employer that no longer exists.";
 const MAX_ATTEMPTS = 20;
