@@ -1,14 +1,15 @@
-// A bench row run alone (`node bench/lib/<row>.mjs`): fresh bundles of the API and the probe in
+// A measurement beside the bench's rows, run by itself (`node bench/lib/list-q.mjs`,
+// `node bench/lib/board-misses.mjs`: experiments no full run makes; a row of the full run runs
+// alone with `npm run bench -- --only <row>`): fresh bundles of the API and the probe in
 // bench/.build-<row>, a runtime of its own with every database migrated as `npm run dev` has it,
-// and a step logger. Sizes as bench/run.mjs names them (BENCH_QUICK=1 for the quick ones).
+// and a step logger. Sizes as bench/lib/sizes.mjs names them (BENCH_QUICK=1 for the quick ones).
 import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { bundleWorker } from "./build.mjs";
 import { migrateAll, startRuntime } from "./runtime.mjs";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
-export const QUICK = process.env.BENCH_QUICK === "1";
-export const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+export { QUICK, setting } from "./sizes.mjs";
 
 /** `variants(build)` bundles variant Workers beside the API (bench/lib/build.mjs `bundlePatched`). */
 async function startAlone(row, { variants = async () => [] } = {}) {

@@ -6,9 +6,7 @@
 // call) over the same description. Then a nightly full sync: 100 jobs sent again
 // unchanged, by batch and by single PUTs.
 //
-// Alone (a quick look at the batch row only): `node bench/lib/batch.mjs` — builds the bundles,
-// prints JSON; `BENCH_QUICK=1` for the quick run's sizes.
-import { pathToFileURL } from "node:url";
+// Alone: `npm run bench -- --only batch` (bench/lib/rows.mjs).
 import { childCpuMs } from "./cpu.mjs";
 import { perCall } from "./description.mjs";
 import { send } from "./load.mjs";
@@ -223,21 +221,4 @@ export async function measureReconcile({ origin, db, kv, samples, problems, step
   outcome.ratio = outcome.reconcileP50 / outcome.batchP50;
   step(`reconcile of ${COUNT} referenceIds against ${COUNT} active jobs: ${trips} round trip(s), p50 ${outcome.reconcileP50.toFixed(1)} ms ÷ a batch of ${ENTRIES} upserts ${outcome.batchP50.toFixed(1)} ms = ${outcome.ratio.toFixed(2)} ×`);
   return outcome;
-}
-
-// `node bench/lib/batch.mjs`: the batch row alone (measureBatchSync, not reconcile), in a runtime
-// of its own, on fresh bundles, with run.mjs's sizes (BENCH_BATCH_SEEDED, BENCH_BATCH_ROUNDS).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { runAlone, setting } = await import("./alone.mjs");
-  await runAlone("batch", ({ runtime: { db, kv, origin }, problems, step }) =>
-    measureBatchSync({
-      origin,
-      db,
-      kv,
-      rounds: setting("BENCH_BATCH_ROUNDS", 5, 2),
-      seeded: setting("BENCH_BATCH_SEEDED", 20_000, 2_000),
-      problems,
-      step,
-    }),
-  );
 }

@@ -7,10 +7,9 @@
 // notifier's alarms send for real (token, JWT, one POST per address, IndexNow's batches).
 // The writes: PUTs of active jobs' closeDate (a change a search engine sees: every one is a notice).
 //
-// Alone (a quick look at this row only): `node bench/lib/reach.mjs` — builds the bundle, prints JSON.
+// Alone: `npm run bench -- --only reach` (bench/lib/rows.mjs).
 import http from "node:http";
 import { generateKeyPairSync } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { load } from "./load.mjs";
 import { applyMigrations, BOARD_QUEUE, builtWorkerBindings, HOSTS } from "./runtime.mjs";
@@ -150,22 +149,4 @@ export async function measureReach(root, apiScript, { connections, seconds, roun
     await Promise.all([off.mf.dispose(), on.mf.dispose()]);
     await stubs.close();
   }
-}
-
-// `node bench/lib/reach.mjs`: this row alone, on a fresh bundle.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const { bundleWorker } = await import("./build.mjs");
-  const apiScript = await bundleWorker(root, `${root}bench/.build-reach/api`);
-  const problems = [];
-  const setting = (name, fallback) => Number(process.env[name] ?? fallback);
-  const outcome = await measureReach(root, apiScript, {
-    connections: setting("BENCH_CONNECTIONS", 10),
-    seconds: setting("BENCH_SLICE_SECONDS", 2),
-    rounds: setting("BENCH_REACH_ROUNDS", 3),
-    problems,
-    step: (message) => console.log(`[reach] ${message}`),
-  });
-  console.log(JSON.stringify({ ...outcome, problems }, null, 2));
-  process.exit(problems.length ? 1 : 0);
 }

@@ -14,10 +14,8 @@
 //   the same API without receipts in the same run, which this row does not build; setting this
 //   run's ratio against another run's is docs/performance.md's, which names both runs.
 //
-// Alone (a quick look at this row only): `BENCH_QUICK=1 node bench/lib/receipts.mjs` — builds the
-// API and probe bundles, starts a runtime of its own (bench/lib/runtime.mjs), prints JSON.
+// Alone: `npm run bench -- --only receipts` (bench/lib/rows.mjs).
 import { randomBytes } from "node:crypto";
-import { pathToFileURL } from "node:url";
 import { load, ownConnection, send } from "./load.mjs";
 import { HOSTS } from "./runtime.mjs";
 import { createEmployer, descriptionOf, seedJobs } from "./seed.mjs";
@@ -268,27 +266,4 @@ export async function measureReceipts(origin, { db, boardDb, kv, samples, write,
   };
   step(`receipts write: PUT by id ${measuredWrite.putRps.toFixed(0)} ÷ floor (c) ${measuredWrite.floorCRps.toFixed(0)} = ${ratio.toFixed(2)} ×`);
   return outcome;
-}
-
-// `node bench/lib/receipts.mjs`: this row alone, in a runtime of its own, on fresh bundles.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { runAlone, setting } = await import("./alone.mjs");
-  await runAlone("receipts", async ({ runtime: { db, boardDb, kv, origin }, problems, step }) => {
-    const writer = await createEmployer(db, kv, "Bench Writes Ltd.");
-    Object.assign(writer, await seedJobs(db, writer.employerId, setting("BENCH_WRITE_POOL", 60_000, 5_000), { status: "active", description: descriptionOf(500) }));
-    step("seeded");
-    return measureReceipts(origin, {
-      db,
-      boardDb,
-      kv,
-      samples: setting("BENCH_RECEIPTS_SAMPLES", 30, 15),
-      writes: writer,
-      connections: setting("BENCH_CONNECTIONS", 10, 10),
-      seconds: setting("BENCH_SLICE_SECONDS", 2, 1),
-      // More slices than run.mjs's quick 1: the write is compared with a figure from another run.
-      rounds: setting("BENCH_RECEIPTS_WRITE_ROUNDS", 5, 5),
-      problems,
-      step,
-    });
-  });
 }

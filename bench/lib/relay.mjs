@@ -13,9 +13,9 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Writes at `perSecond` until `stop()`: DELETEs (or `method` with `body`) of the jobs `first` …
  * `last` of the employer of `apiKey`, each recording its event like any write (a DELETE by
  * default, because this machine serves three times 80 of them a second, so the rate holds);
- * counts their statuses.
+ * counts their statuses. `cycle`: after `last`, `first` again (writes a job takes more than once).
  */
-export function pacedWrites(origin, { apiKey, first, last, perSecond, method = "DELETE", body }) {
+export function pacedWrites(origin, { apiKey, first, last, perSecond, method = "DELETE", body, cycle = false }) {
   const statuses = {};
   const headers = { "API-Key": apiKey, ...(body && { "Content-Type": "application/json" }) };
   const pending = new Set();
@@ -27,6 +27,7 @@ export function pacedWrites(origin, { apiKey, first, last, perSecond, method = "
         .catch(() => void (statuses.error = (statuses.error ?? 0) + 1))
         .finally(() => pending.delete(write));
       pending.add(write);
+      if (cycle && next > last) next = first;
     }
     if (next > last) statuses.poolExhausted = true;
   }, 100);

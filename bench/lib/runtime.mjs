@@ -44,7 +44,8 @@ export function builtWorkerBindings(root) {
  * `variants` (`[{ name, host, scriptPath }]`) are more builds of the API, each under its own host,
  * without queue consumers (bench/lib/board-misses.mjs).
  * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
- * as for the bench, there is no inspector.
+ * as for the bench, there is no inspector. `options.persistTo`: the state is kept in that directory
+ * as wrangler's `--persist-to` keeps it, so that a command run with it acts on this state (bench/lib/shard-move.mjs).
  */
 export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript, variants = [] }, options = {}) {
   const { workerOptions, bindings } = builtWorkerBindings(root);
@@ -66,6 +67,8 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
     host: "127.0.0.1",
     port: 0,
     ...(options.inspectorPort !== undefined && { inspectorPort: options.inspectorPort }),
+    // Where wrangler puts it (its getDefaultPersistRoot): DIR/v3.
+    ...(options.persistTo !== undefined && { resourcePersistencePath: join(options.persistTo, "v3") }),
     // One JSON log line per request is part of the cost measured; printing them is not.
     handleStructuredLogs: () => {},
     workers: [
