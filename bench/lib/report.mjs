@@ -230,7 +230,7 @@ export function evaluate(r) {
               id: "receipts",
               // DESIGN 16a sets no budget for the consumers: their ratio is reported. The write is
               // reported too: this run has no API without receipts to set it against (bench/lib/receipts.mjs).
-              target: `Receipts (DESIGN 16a, issue 39), reported: a consumer batch with them and without, in turn; a write (PUT by id ÷ floor (c)) with them`,
+              target: `Receipts (DESIGN 16a), reported: a consumer batch with them and without, in turn; a write (PUT by id ÷ floor (c)) with them`,
               measured: `${batch("board batch", board, "job changes")}; ${batch("webhooks fan-out", webhooks, "events")}; PUT by id ${fixed(write.putRps, 0)} ÷ ${fixed(write.floorCRps, 0)} = ${fixed(write.ratio)} × floor (c)`,
               pass: true,
               value: write.ratio,
