@@ -26,7 +26,7 @@ export function handleError(error: Error, c: Context): Response {
   // and the batch stored nothing. A route to a shard it already left ("moved") is followed before
   // it gets here (src/shards/follow.ts); one that is not (the follows used up) is a moment's wait too.
   if (error instanceof EmployerMovedError || lockOf(error)) return problemResponse(c, new EmployerMovingError(MOVING_RETRY_AFTER_SECONDS));
-  // D1 stayed busy or unreachable through the database client's retries (src/db/client.ts).
+  // D1 stayed busy or unreachable through the bindings' retries (src/db/retrying.ts).
   const transient = isTransient(error);
   console.error(
     JSON.stringify({
