@@ -5,7 +5,7 @@ import { isTransient } from "../db/transient-errors";
 import { EmployerMovedError, lockOf, MOVING_RETRY_AFTER_SECONDS } from "../shards/locks";
 import { BadRequestError, EmployerMovingError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
 
-/** How long a client waits after a 503 from a busy database (its retries here took well under a second). */
+/** How long a client waits after a 503 from a busy database (its retries here took up to 2.6 s). */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** A framework's own 4xx in the problem shape, worded for a person. */
