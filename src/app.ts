@@ -37,7 +37,7 @@ import { referenceApi } from "./reference/handlers";
 import { webhooksApi } from "./webhooks/handlers";
 import { alertPages, alertsApi } from "./alerts/handlers";
 import { reachKeyFile } from "./reach/key-file";
-import { consolePages } from "./accounts/handlers";
+import { consolePages } from "./console/app";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [

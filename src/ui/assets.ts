@@ -34,6 +34,18 @@ button{font:inherit;padding:.55rem 1.1rem;border:0;border-radius:.3rem;backgroun
 .results{list-style:none;padding:0}
 .results li{border-top:1px solid var(--line);padding:.5rem 0}
 .results h3{margin:.25rem 0}
+.console header,.console main,.console footer{max-width:64rem}
+.console nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
+.console nav a[aria-current=page]{font-weight:700}
+.inline{display:inline}
+button.link{background:none;color:var(--accent);padding:0;text-decoration:underline}
+button.danger{background:#b00020}
+.table-scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{text-align:left;border-bottom:1px solid var(--line);padding:.4rem .5rem;vertical-align:top}
+.notice{border-left:4px solid var(--accent);padding:.5rem 1rem;background:#f1f6fb}
+.warning{border-left:4px solid #8a5a00;padding:.5rem 1rem;background:#fff7e6}
 `.trim();
 
 /** The site's icon (a browser asks for one on every site; without it, a 404 in the console). */

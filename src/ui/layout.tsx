@@ -55,7 +55,7 @@ function SiteFooter(props: { lang: Lang }) {
  * Every page: `<html lang>`, title, description, canonical, hreflang both ways, Open Graph, the one
  * stylesheet; then its header, its content in `<main>`, its footer.
  */
-export function Layout(props: PageMeta & { header?: Child; footer?: Child; children: Child }) {
+export function Layout(props: PageMeta & { header?: Child; footer?: Child; bodyClass?: string; children: Child }) {
   const { lang, title, description, addresses } = props;
   return (
     <>
@@ -79,7 +79,7 @@ export function Layout(props: PageMeta & { header?: Child; footer?: Child; child
         <link rel="icon" href={ICON_PATH} type="image/svg+xml" />
         {props.jsonLd ? <script type="application/ld+json">{raw(scriptJson(props.jsonLd))}</script> : null}
       </head>
-      <body>
+      <body class={props.bodyClass}>
         {props.header ?? <SiteHeader lang={lang} addresses={addresses} />}
         <main>{props.children}</main>
         {props.footer ?? <SiteFooter lang={lang} />}

@@ -107,7 +107,7 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /fr/alertes/verifiez-vos-courriels",
   ...["confirm", "decline", "unsubscribe", "manage"].flatMap((page) => [`GET /alerts/${page}/:token`, `POST /alerts/${page}/:token`]),
   "GET /alerts/feed/:token",
-  // DESIGN 25a: the employer console's pages (src/accounts/handlers.tsx), for people, not integrations.
+  // DESIGN 25a: the employer console's pages (src/console/), for people, not integrations.
   "GET /employer",
   "POST /employer/language",
   "POST /employer/sign-out",

@@ -1,17 +1,14 @@
-import type { Child } from "hono/jsx";
 import { Field } from "../ui/fields";
 import type { Lang } from "../ui/i18n";
-import { Layout } from "../ui/layout";
-import type { Role } from "./tokens";
+import type { Role } from "../accounts/tokens";
+import { ConsolePage } from "./shell";
 
-// DESIGN 25, 25a: the console's pages of this slice — sign-in, invitations, the home page — on
-// src/ui's layout and fields, English and French, no script. A GET shows and changes nothing
+// DESIGN 25, 25a: the console's pages before sign-in — sign-in, invitations — in the console's
+// shell, English and French, no script. A GET shows and changes nothing
 // (mail scanners follow links): each token page's button POSTs to the page's own address.
 
 export const CONSOLE_WORDS = {
   en: {
-    console: "Employer console",
-    otherLanguage: "Français",
     signInTitle: "Sign in to the employer console",
     signInAsk: "Enter your email address: if it belongs to someone of an employer, we email a link to sign in.",
     email: "Email address",
@@ -31,16 +28,8 @@ export const CONSOLE_WORDS = {
     inviteGoneTitle: "This invitation does not work",
     inviteGone: "The invitation was used already or is more than 7 days old. Ask whoever invited you for a new one.",
     roles: { admin: "an administrator", recruiter: "a recruiter" } as Record<Role, string>,
-    homeTitle: "Employer console",
-    signedInAs: (email: string, role: string) => `Signed in as ${email}, ${role}.`,
-    notYet: "Jobs, applications, API keys and people will be managed here; for now, use the API.",
-    signOut: "Sign out",
-    signOutEverywhere: "Sign out everywhere",
-    signOutEverywhereHint: "Ends every session of yours, on every device.",
   },
   fr: {
-    console: "Console employeur",
-    otherLanguage: "English",
     signInTitle: "Connexion à la console employeur",
     signInAsk: "Entrez votre adresse courriel : si elle appartient à une personne d'un employeur, nous envoyons un lien de connexion.",
     email: "Adresse courriel",
@@ -60,38 +49,9 @@ export const CONSOLE_WORDS = {
     inviteGoneTitle: "Cette invitation ne fonctionne pas",
     inviteGone: "L'invitation a déjà servi ou date de plus de 7 jours. Demandez-en une nouvelle à la personne qui vous a invité.",
     roles: { admin: "d'administrateur", recruiter: "de recruteur" } as Record<Role, string>,
-    homeTitle: "Console employeur",
-    signedInAs: (email: string, role: string) => `Connecté en tant que ${email}, ${role}.`,
-    notYet: "Les offres, les candidatures, les clés d'API et les personnes se géreront ici; pour l'instant, utilisez l'API.",
-    signOut: "Me déconnecter",
-    signOutEverywhere: "Me déconnecter partout",
-    signOutEverywhereHint: "Met fin à toutes vos sessions, sur tous vos appareils.",
   },
 } as const;
 
-const ROLE_NAMES = { en: { admin: "administrator", recruiter: "recruiter" }, fr: { admin: "administrateur", recruiter: "recruteur" } } as const;
-
-/** Every console page: the shell with the console's own header (its name; before sign-in, the other language). */
-function ConsolePage(props: { lang: Lang; title: string; address: string; switchTo?: string; children: Child }) {
-  const words = CONSOLE_WORDS[props.lang];
-  const other: Lang = props.lang === "en" ? "fr" : "en";
-  const header = (
-    <header>
-      <a href="/employer">{words.console}</a>
-      {props.switchTo ? (
-        <a href={props.switchTo} hreflang={other} lang={other}>
-          {words.otherLanguage}
-        </a>
-      ) : null}
-    </header>
-  );
-  return (
-    <Layout lang={props.lang} title={props.title} description={words.console} addresses={{ en: props.address, fr: props.address }} header={header} footer={<footer />}>
-      <h1>{props.title}</h1>
-      {props.children}
-    </Layout>
-  );
-}
 
 export function SignInPage(props: { lang: Lang; address: string; switchTo: string; next?: string; email?: string; error?: string }) {
   const words = CONSOLE_WORDS[props.lang];
@@ -141,33 +101,6 @@ export function GonePage(props: { lang: Lang; address: string; title: string; te
           <a href={`/employer/sign-in?lang=${props.lang}`}>{words.askAgain}</a>
         </p>
       ) : null}
-    </ConsolePage>
-  );
-}
-
-export function HomePage(props: { lang: Lang; address: string; employer: string; email: string; role: Role }) {
-  const words = CONSOLE_WORDS[props.lang];
-  return (
-    <ConsolePage lang={props.lang} title={`${words.homeTitle} · ${props.employer}`} address={props.address}>
-      <p>{words.signedInAs(props.email, ROLE_NAMES[props.lang][props.role])}</p>
-      <p>{words.notYet}</p>
-      <form method="post" action="/employer/language">
-        <input type="hidden" name="language" value={props.lang === "en" ? "fr" : "en"} />
-        <button type="submit" lang={props.lang === "en" ? "fr" : "en"}>
-          {words.otherLanguage}
-        </button>
-      </form>
-      <form method="post" action="/employer/sign-out">
-        <button type="submit">{words.signOut}</button>
-      </form>
-      <form method="post" action="/employer/sign-out?everywhere">
-        <p>
-          <small id="everywhere-hint">{words.signOutEverywhereHint}</small>
-        </p>
-        <button type="submit" aria-describedby="everywhere-hint">
-          {words.signOutEverywhere}
-        </button>
-      </form>
     </ConsolePage>
   );
 }

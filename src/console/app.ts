@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { csrf } from "hono/csrf";
+import { requireSession } from "../accounts/session";
+import { pageHeaders } from "../ui/headers";
+import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
+import { homePage } from "./home";
+import { consoleError } from "./render";
+import { PUBLIC_PAGES, signInPages } from "./sign-in";
+
+// DESIGN 25, 25a: the employer console, under /employer. Every answer is private (no-store, never
+// indexed, no Referer), has a CSP without inline script and is never framed; every POST's Origin
+// must be the console's own (hono/csrf); every page but sign-in and invitations needs a session
+// (src/accounts/session.ts), and works in the person's employer's shard (./context.ts). Each
+// section is its own router, mounted here.
+
+export const consolePages = new Hono<ConsoleEnv>();
+
+// After the answer is made, so that every one has them — redirects, 403s and errors included.
+consolePages.use("/employer/*", async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(pageHeaders({ private: true }))) c.res.headers.set(name, value);
+});
+consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {
+  // A POST of no form type (which hono/csrf lets by) still needs our own Origin when it names one.
+  const origin = c.req.header("Origin");
+  if (c.req.method === "POST" && origin !== undefined && !isOwnOrigin(origin, c)) return c.text("Forbidden", 403);
+  await next();
+});
+consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? next() : requireSession(c, next)));
+consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? next() : inEmployerShard(c, next)));
+consolePages.onError(consoleError);
+
+consolePages.route("/", signInPages);
+consolePages.route("/", homePage);
