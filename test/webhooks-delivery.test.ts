@@ -68,7 +68,7 @@ describe("events (DESIGN 13)", () => {
     expect(verified.type).toBe("job.created");
     expect(verified.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const read = (await call(employer, `/jobs/${job.id}`)).res;
-    expect(verified.data).toEqual({ job: await read.json(), etag: read.headers.get("ETag"), revision: 1 });
+    expect(verified.data).toEqual({ job: await read.json(), etag: read.headers.get("ETag"), revision: 1, actor: { type: "key" } });
     // Money keeps its four decimals on the wire, as in the API's own answers.
     expect(delivery.body).toContain('"amount":65000.0000');
     expect((await messagesOf(employer.employerId))[0]).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 204 });
@@ -92,7 +92,7 @@ describe("events (DESIGN 13)", () => {
       "job.deleted",
     ]);
     const deleted = await env.DB.prepare("SELECT data FROM webhook_messages WHERE employer_id = ? AND type = 'job.deleted'").bind(employer.employerId).first<{ data: string }>();
-    expect(JSON.parse(deleted!.data)).toEqual({ job: { id: created.id, referenceId: "CAUSE-1" } });
+    expect(JSON.parse(deleted!.data)).toEqual({ job: { id: created.id, referenceId: "CAUSE-1" }, actor: { type: "key" } });
   });
 
   it("the cron emits job.expired and job.refreshed alone, set-based in its one batch, with the job as it left it", async () => {
@@ -132,7 +132,7 @@ describe("events (DESIGN 13)", () => {
     const payloads = received.map((r) => JSON.parse(r.body));
     const expired = payloads.find((p) => p.type === "job.expired");
     const read = (await call(employer, `/jobs/${expiring.id}`)).res;
-    expect(expired.data).toEqual({ job: await read.json(), etag: read.headers.get("ETag"), revision: 2 });
+    expect(expired.data).toEqual({ job: await read.json(), etag: read.headers.get("ETag"), revision: 2, actor: { type: "system" } });
     expect(expired.timestamp).toBe(new Date((now + 3600) * 1000).toISOString());
   });
 

@@ -198,6 +198,7 @@ export function buildDocument(app: { openAPIRegistry: unknown }): object {
   for (const definition of (app.openAPIRegistry as DefinitionRecorder).definitions) {
     if (definition.type === "route") registry.registerPath(completeOperation(definition.route));
     else if (definition.type === "schema") registry.register(definition.refId, definition.schema);
+    else if (definition.type === "webhook") registry.registerWebhook(definition.webhook);
     else registry.registerComponent(definition.componentType as never, definition.name, definition.component as never);
   }
   registry.registerComponent("securitySchemes", "ApiKey", {

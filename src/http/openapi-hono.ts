@@ -16,6 +16,7 @@ import type { ZodType } from "./zod";
 /** What a registry call recorded, replayed onto zod-to-openapi's registry by the generator. */
 export type Definition =
   | { type: "route"; route: RouteConfig }
+  | { type: "webhook"; webhook: RouteConfig }
   | { type: "schema"; refId: string; schema: ZodType }
   | { type: "component"; componentType: string; name: string; component: unknown };
 
@@ -28,6 +29,10 @@ export class DefinitionRecorder {
   register<T extends ZodType>(refId: string, schema: T): T {
     this.definitions.push({ type: "schema", refId, schema });
     return schema;
+  }
+  /** An event the API sends (OpenAPI 3.1 `webhooks`), as the request it makes to an endpoint. */
+  registerWebhook(webhook: RouteConfig) {
+    this.definitions.push({ type: "webhook", webhook });
   }
   registerComponent(componentType: string, name: string, component: unknown) {
     this.definitions.push({ type: "component", componentType, name, component });

@@ -22,6 +22,7 @@ import {
   updateJobRoute,
 } from "./routes";
 import { JobByReferenceInputSchema, JobInputSchema } from "./schemas";
+import { jobEventWebhooks } from "./event-schemas";
 import { createJob, getJob, putJobByReference, removeJob, updateJobById, type Caller } from "./service";
 
 const caller = (c: Context<AppEnv>): Caller => ({ db: c.var.db, employerId: c.var.employerId });
@@ -62,6 +63,7 @@ const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 // one evaluation (src/jobs/evaluate.ts), not by the route's validator.
 base.openAPIRegistry.register("JobInput", JobInputSchema);
 base.openAPIRegistry.register("JobByReferenceInput", JobByReferenceInputSchema);
+for (const webhook of jobEventWebhooks) base.openAPIRegistry.registerWebhook(webhook);
 
 
 export const jobsApi = base

@@ -4,6 +4,7 @@ import { nowSeconds } from "./dates";
 import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
 import { bodyErrors, evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
 import type { RecordedEvent } from "../events/outbox";
+import { KEY_ACTOR, type Actor } from "../events/actor";
 import type { JobEventType } from "../events/types";
 import { eventsOfWrite } from "./events";
 import { getEmployer, type Employer } from "../employers/service";
@@ -34,6 +35,8 @@ import { JobByReferenceInputSchema } from "./schemas";
 export interface Caller {
   db: Database;
   employerId: number;
+  /** Who makes the change, named in its events (DESIGN 25); an API key unless said. */
+  actor?: Actor;
 }
 
 export interface WriteOptions {
@@ -48,9 +51,9 @@ export interface WriteOptions {
 }
 
 /** The caller's extras and the change's events, for the write batch. */
-function withEvents(options: WriteOptions, employerId: number, types: JobEventType[]): ExtraStatements {
+function withEvents(options: WriteOptions, { employerId, actor = KEY_ACTOR }: Caller, types: JobEventType[]): ExtraStatements {
   const occurredAt = Date.now();
-  return (written) => [...(options.extras?.(written) ?? []), ...jobEventStatements(employerId, written, types, occurredAt)];
+  return (written) => [...(options.extras?.(written) ?? []), ...jobEventStatements(employerId, written, types, occurredAt, actor)];
 }
 
 export type WriteResult =
@@ -119,11 +122,12 @@ export const ownerColumns = (employer: Employer) => ({
  * owner enforces the posting rules and is of a kind it breaks one for: no read first (DESIGN 9).
  */
 async function insert(
-  { db, employerId }: Caller,
+  caller: Caller,
   prepared: PreparedBody,
   options: WriteOptions,
   onTaken: "conflict" | "retry",
 ): Promise<WriteResult | null> {
+  const { db, employerId } = caller;
   for (let attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
     const now = nowSeconds();
     const job = accept(await evaluate(prepared, null, now));
@@ -140,7 +144,7 @@ async function insert(
     }
     const refusing = bandsRefusing(job.status, () => newJob(UNKNOWN_OWNER));
     try {
-      const extras = withEvents(options, employerId, eventsOfWrite(null, job, true));
+      const extras = withEvents(options, caller, eventsOfWrite(null, job, true));
       return { stored: true, row: await insertJob(db, employerId, refusing, job, now, extras, options.events), created: true };
     } catch (error) {
       if (error instanceof PostingRulesRefused) {
@@ -196,7 +200,7 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     // Nothing changes: nothing is written, and the ETag stays.
     if (!change.any) return { stored: true, row: current, created: false };
     try {
-      const extras = withEvents(options, employerId, eventsOfWrite(before, job, true));
+      const extras = withEvents(options, caller, eventsOfWrite(before, job, true));
       const row = await updateJob(db, employerId, current, { ...change, job }, now, extras, options.events);
       return { stored: true, row, created: false };
     } catch (error) {
@@ -233,9 +237,9 @@ export async function putJobByReference(caller: Caller, body: Record<string, unk
 }
 
 /** The one-round-trip delete; with If-Match, only the revisions it names may go. */
-export async function removeJob({ db, employerId }: Caller, key: JobKey, ifMatch?: Preconditions, events?: RecordedEvent[]): Promise<void> {
+export async function removeJob({ db, employerId, actor = KEY_ACTOR }: Caller, key: JobKey, ifMatch?: Preconditions, events?: RecordedEvent[]): Promise<void> {
   const etags = ifMatch && !ifMatch.any ? ifMatch.strong : undefined;
-  if (await deleteJob(db, employerId, key, etags, events)) return;
+  if (await deleteJob(db, employerId, key, actor, etags, events)) return;
   if (etags) await preconditionFailed(db, employerId, key);
   throw notFound(key);
 }

@@ -25,6 +25,7 @@ import { previewRow, toJob, toJobPreview, toJobState } from "../representation";
 import { changesOf, type JobState } from "../rules";
 import { JobByReferenceInputSchema } from "../schemas";
 import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
+import { KEY_ACTOR } from "../../events/actor";
 import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
 import type { Employer } from "../../employers/service";
 import { enforcePostingRules } from "../posting-rules";
@@ -214,8 +215,8 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
         { inserts: writes.flatMap((write) => ("insert" in write ? [write.insert] : [])), updates: writes.flatMap((write) => ("update" in write ? [write.update] : [])) },
         judging.now,
       ),
-      ...jobEventsByReferenceStatement(caller.employerId, upsertEvents, judging.occurredAt),
-      ...deleteStatements(caller.employerId, writes.flatMap((write) => ("delete" in write ? [write.delete] : [])), judging.occurredAt),
+      ...jobEventsByReferenceStatement(caller.employerId, upsertEvents, judging.occurredAt, caller.actor ?? KEY_ACTOR),
+      ...deleteStatements(caller.employerId, writes.flatMap((write) => ("delete" in write ? [write.delete] : [])), judging.occurredAt, caller.actor ?? KEY_ACTOR),
     ];
     if (options.validateOnly || (statements.length === 0 && !options.extras)) return withJobs(results, unchanged);
 

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import type { RecordedEvent } from "../../events/outbox";
 import { recordEvents } from "../../events/outbox";
+import { KEY_ACTOR } from "../../events/actor";
 import { deletedJobSource, scheduledEventSource } from "./event-sources";
 import { movedToColumn, throwIfMoved } from "../../shards/locks";
 import { batch, writeBatch } from "./statements";
@@ -60,10 +61,10 @@ export async function reconcileJobs(
   const change =
     action === "archive"
       ? [
-          recordEvents(["job.updated", "job.archived"], occurredAt, scheduledEventSource(condition, sql`'$.status', 'archived'`)),
+          recordEvents(["job.updated", "job.archived"], occurredAt, scheduledEventSource(condition, sql`'$.status', 'archived'`, KEY_ACTOR)),
           sql`UPDATE jobs SET status = 'archived', updated_at = max(updated_at, ${now}), revision = revision + 1 WHERE ${condition}`,
         ]
-      : [recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource} FROM jobs WHERE ${condition}`), sql`DELETE FROM jobs WHERE ${condition}`];
+      : [recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource(KEY_ACTOR)} FROM jobs WHERE ${condition}`), sql`DELETE FROM jobs WHERE ${condition}`];
   const results = await writeBatch(db, [sql`SELECT ${affected} AS affected, ${movedToColumn(employerId)}`, ...extras(answer), ...change], events);
   return answerOf(results[0]);
 }

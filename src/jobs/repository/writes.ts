@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { inList, rowSources } from "../../db/lists";
 import { recordEvents, type RecordedEvent } from "../../events/outbox";
+import type { Actor } from "../../events/actor";
 import { gazetteerMatchId } from "../../locations/owned-place-coordinates";
 import type { Location } from "../../reference/schemas";
 import type { ColumnChanges, JobPlace, JobState } from "../rules";
@@ -360,10 +361,10 @@ export async function updateJob(
  * otherwise), after recording their `job.deleted` events in their order. Link rows go by
  * ON DELETE CASCADE.
  */
-export function deleteStatements(employerId: number, jobs: { id: number; revision: number }[], occurredAt: number): SQL[] {
+export function deleteStatements(employerId: number, jobs: { id: number; revision: number }[], occurredAt: number, actor: Actor): SQL[] {
   return rowSources(jobs).flatMap(({ from, member }) => [
     revisionGuard(employerId, from, member),
-    deletedEventsStatement(employerId, from, member("id"), occurredAt),
+    deletedEventsStatement(employerId, from, member("id"), occurredAt, actor),
     sql`DELETE FROM jobs WHERE id IN (SELECT ${member("id")} FROM ${from}) AND +employer_id = ${employerId}`,
   ]);
 }
@@ -374,7 +375,7 @@ export function deleteStatements(employerId: number, jobs: { id: number; revisio
  * none of them: the check and the delete are one step (etag.ts makes the same `"id.revision.employerRevision"`).
  * Link rows go by ON DELETE CASCADE.
  */
-export async function deleteJob(db: Database, employerId: number, key: JobKey, etags?: string[], events?: RecordedEvent[]): Promise<boolean> {
+export async function deleteJob(db: Database, employerId: number, key: JobKey, actor: Actor, etags?: string[], events?: RecordedEvent[]): Promise<boolean> {
   const matching = etags
     ? sql`AND ${inList(sql`('"' || id || '.' || revision || '.' || (SELECT e.revision FROM employers e WHERE e.id = ${employerId}) || '"')`, etags)}`
     : sql``;
@@ -382,7 +383,7 @@ export async function deleteJob(db: Database, employerId: number, key: JobKey, e
   const results = await writeBatch(
     db,
     [
-      recordEvents("job.deleted", Date.now(), sql`SELECT ${deletedJobSource} FROM jobs WHERE ${which}`),
+      recordEvents("job.deleted", Date.now(), sql`SELECT ${deletedJobSource(actor)} FROM jobs WHERE ${which}`),
       sql`DELETE FROM jobs WHERE ${which} RETURNING id AS deleted`,
     ],
     events,
