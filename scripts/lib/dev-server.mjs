@@ -7,7 +7,10 @@ import { endWithThisProcess, startWrangler } from "./wrangler.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Resolves once the Worker answers `readyPath`; `stop()` ends it, as does the end of this process (Ctrl-C included). */
+/**
+ * Resolves once the Worker answers `readyPath`; `stop()` ends it, as does the end of this process
+ * (Ctrl-C included); `output()` is what wrangler printed so far (the local Email binding's files).
+ */
 export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.json", timeoutMs = 90_000, args = [] } = {}) {
   await writeDocument(); // the OpenAPI document the Worker serves, from this code
   const port = await freePort();
@@ -35,7 +38,7 @@ export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.jso
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output}`);
     try {
       const res = await fetch(`${origin}${readyPath}`);
-      if (res.ok) return { origin, pid: child.pid, stop };
+      if (res.ok) return { origin, pid: child.pid, stop, output: () => output };
     } catch {
       // not listening yet
     }

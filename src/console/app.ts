@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { requireSession } from "../accounts/session";
+import { NotFoundError } from "../http/problem";
 import { pageHeaders } from "../ui/headers";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
@@ -18,7 +19,7 @@ export const consolePages = new Hono<ConsoleEnv>();
 // After the answer is made, so that every one has them — redirects, 403s and errors included.
 consolePages.use("/employer/*", async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(pageHeaders({ private: true }))) c.res.headers.set(name, value);
+  for (const [name, value] of Object.entries(pageHeaders({ private: true, checkedPosts: true }))) c.res.headers.set(name, value);
 });
 consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {
   // A POST of no form type (which hono/csrf lets by) still needs our own Origin when it names one.
@@ -32,3 +33,8 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
+
+// Last: any other console address is the console's own 404 page.
+consolePages.all("/employer/*", () => {
+  throw new NotFoundError();
+});

@@ -14,6 +14,12 @@ interface PageHeaderOptions {
    * indexed, and the address never leaves in a Referer.
    */
   private?: boolean;
+  /**
+   * A private page whose forms' POSTs must carry its Origin (the consoles check it): `same-origin`
+   * instead of `no-referrer`, under which browsers send `Origin: null` on a form's POST. The
+   * address still never leaves for another origin.
+   */
+  checkedPosts?: boolean;
 }
 
 export function contentSecurityPolicy({ scriptsFrom, assets = true }: Pick<PageHeaderOptions, "scriptsFrom" | "assets"> = {}): string {
@@ -26,7 +32,7 @@ export function contentSecurityPolicy({ scriptsFrom, assets = true }: Pick<PageH
 export function pageHeaders(options: PageHeaderOptions = {}): Record<string, string> {
   return {
     "Content-Security-Policy": contentSecurityPolicy(options),
-    "Referrer-Policy": options.private ? "no-referrer" : "strict-origin-when-cross-origin",
+    "Referrer-Policy": options.checkedPosts ? "same-origin" : options.private ? "no-referrer" : "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
     ...(options.private && { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" }),
   };

@@ -5,7 +5,7 @@
 // derives an alert's confirm, decline, manage and unsubscribe addresses as the Worker does for
 // its emails (src/alerts/tokens.ts), from the alert's nonce in ALERTS_DB.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newApiKey } from "../../scripts/lib/employers.mjs";
@@ -78,7 +78,12 @@ export async function startSite() {
       const [confirm, manage] = await Promise.all([tokenOf(alertsTokenKey, "confirm", row.nonce), tokenOf(alertsTokenKey, "manage", row.nonce)]);
       return { confirm: `/alerts/confirm/${confirm}`, decline: `/alerts/decline/${confirm}`, manage: `/alerts/manage/${manage}`, unsubscribe: `/alerts/unsubscribe/${manage}` };
     };
-    return { origin: worker.origin, api, emailJob, urlJob, alertLinks, stop };
+    /** The text of the emails the Worker sent to `to` (the local Email binding keeps each in a file and logs where), oldest first. */
+    const emailsTo = (to) =>
+      [...worker.output().matchAll(/send_email binding called with MessageBuilder:([\s\S]*?)Text: (\S+\.txt)/g)]
+        .filter(([, header]) => header.includes(to))
+        .map(([, , file]) => readFileSync(file, "utf8"));
+    return { origin: worker.origin, api, emailJob, urlJob, alertLinks, emailsTo, employerId, state, stop };
   } catch (error) {
     stop();
     throw error;

