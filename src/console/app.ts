@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { requireSession } from "../accounts/session";
 import { pageHeaders } from "../ui/headers";
+import { applicationPages } from "./applications/routes";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { consoleError } from "./render";
@@ -32,3 +33,4 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
+consolePages.route("/", applicationPages);
