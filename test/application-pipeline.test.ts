@@ -226,12 +226,12 @@ describe("events (DESIGN 20)", () => {
   const eventsOf = async (id: number, type: string) =>
     (await env.DB.prepare("SELECT data FROM events WHERE subject_id = ? AND type = ? ORDER BY rowid").bind(id, type).all<{ data: string }>()).results.map((row) => JSON.parse(row.data));
 
-  it("application.status_changed for every move, with previousStatus", async () => {
+  it("application.status_changed for every move, with previousStatus and who moved it (DESIGN 25: actor, an API key here)", async () => {
     const id = await applied();
     await move(id, { status: "reviewing" });
     await move(id, { status: "reviewing" });
     const events = await eventsOf(id, "application.status_changed");
-    expect(events.map((e) => [e.previousStatus, e.application.status])).toEqual([["received", "reviewing"], ["reviewing", "reviewing"]]);
+    expect(events.map((e) => [e.previousStatus, e.application.status, e.actor])).toEqual([["received", "reviewing", { type: "key" }], ["reviewing", "reviewing", { type: "key" }]]);
     expect(events[0].application).toMatchObject({ id, jobId: job.id, answers: { permit: true } });
     expect((await eventsOf(id, "application.received"))[0].application).toMatchObject({ id, status: "received", screenedOut: false });
   });

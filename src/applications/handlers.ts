@@ -22,7 +22,7 @@ import {
 } from "./routes";
 import { ApplicationInputSchema } from "./schemas";
 import { applicationEtag, toApplication } from "./representation";
-import { applicationsOfJob, historyOf, moveApplicationTo, readApplication, resumeOf } from "./service";
+import { applicationsOfJob, historyOf, moveApplicationTo, readApplication, resumeDownload, settleMove } from "./service";
 import { submitApplication } from "./submission";
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -79,16 +79,12 @@ export const applicationsApi = base
   })
   .openapi(moveApplicationRoute, async (c) => {
     const moved = await moveApplicationTo(c.env, c.var.db, c.var.employerId, c.req.valid("param").id, c.req.valid("json"), parsePreconditions(c.req.header("If-Match")));
-    dispatchAfterResponse(c, moved.events);
-    if (moved.applicantEmailIds.length) afterResponse(c, enqueueEmails(c.env, { applicantEmails: moved.applicantEmailIds }), "applicant email not queued; the cron will sweep");
+    settleMove(c, moved);
     c.header("ETag", applicationEtag(moved.row));
     return c.json(toApplication(moved.row), 200);
   })
   .openapi(applicationHistoryRoute, async (c) => c.json({ data: await historyOf(c.var.db, c.var.employerId, c.req.valid("param").id) }, 200))
   .openapi(getResumeRoute, async (c) => {
-    const { row, object } = await resumeOf(c.env, c.var.db, c.var.employerId, c.req.valid("param").id);
-    c.header("Content-Type", row.resumeType!);
-    c.header("Content-Disposition", `attachment; filename="${row.resumeFilename!.replace(/["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(row.resumeFilename!)}`);
-    c.header("X-Content-Type-Options", "nosniff");
-    return c.body(object.body, 200) as never;
+    const { body, headers } = await resumeDownload(c.env, c.var.db, c.var.employerId, c.req.valid("param").id);
+    return c.body(body, 200, headers) as never;
   });

@@ -47,6 +47,9 @@ export const applications = sqliteTable(
   (t) => [
     index("applications_job_idx").on(t.jobId, t.receivedAt, t.id),
     index("applications_job_status_idx").on(t.jobId, t.status, t.receivedAt, t.id),
+    // The employer's list of all its applications (the console's), in the per-job list's order.
+    index("applications_employer_idx").on(t.employerId, t.receivedAt, t.id),
+    index("applications_employer_status_idx").on(t.employerId, t.status, t.receivedAt, t.id),
     index("applications_received_idx").on(t.receivedAt),
     index("applications_email_due_idx").on(t.emailStatus, t.emailNextAttemptAt),
     uniqueIndex("applications_withdraw_token_unique").on(t.withdrawTokenHash).where(sql`${t.withdrawTokenHash} IS NOT NULL`),

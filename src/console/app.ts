@@ -3,6 +3,7 @@ import { csrf } from "hono/csrf";
 import { requireSession } from "../accounts/session";
 import { NotFoundError } from "../http/problem";
 import { pageHeaders } from "../ui/headers";
+import { applicationPages } from "./applications/routes";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { consoleError } from "./render";
@@ -33,6 +34,7 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
+consolePages.route("/", applicationPages);
 
 // Last: any other console address is the console's own 404 page.
 consolePages.all("/employer/*", () => {

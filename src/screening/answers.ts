@@ -32,22 +32,29 @@ function fromForm(question: Question, value: unknown): unknown {
 /** Not answered: absent, null, an empty text or an empty selection. */
 const unanswered = (value: unknown) => value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
 
-function checkOne(question: Question, value: unknown): { answer?: Answer; knockedOut?: boolean; message?: string } {
+/** The answer is one the question disqualifies (its `knockout`: a yesNo answer, or any of the choice options). */
+export function matchesKnockout(question: Question, answer: Answer): boolean {
+  const knockout = question.knockout;
+  if (knockout === null) return false;
+  if (typeof knockout === "boolean") return answer === knockout;
+  return [answer].flat().some((option) => typeof option === "string" && knockout.includes(option));
+}
+
+function checkOne(question: Question, value: unknown): { answer?: Answer; message?: string } {
   const { key } = question;
   switch (question.type) {
     case "yesNo":
       if (typeof value !== "boolean") return { message: `answers.${key} must be true or false.` };
-      return { answer: value, knockedOut: question.knockout === value };
+      return { answer: value };
     case "singleChoice":
       if (typeof value !== "string" || !question.options!.includes(value)) return { message: `answers.${key} must be one of the question's options.` };
-      return { answer: value, knockedOut: Array.isArray(question.knockout) && question.knockout.includes(value) };
+      return { answer: value };
     case "multiChoice": {
       if (!Array.isArray(value) || value.some((option) => typeof option !== "string" || !question.options!.includes(option))) {
         return { message: `answers.${key} must be a list of the question's options.` };
       }
       if (new Set(value).size !== value.length) return { message: `answers.${key} lists an option more than once.` };
-      const knockout = question.knockout;
-      return { answer: value as string[], knockedOut: Array.isArray(knockout) && value.some((option) => knockout.includes(option as string)) };
+      return { answer: value as string[] };
     }
     case "text":
       if (typeof value !== "string") return { message: `answers.${key} must be text.` };
@@ -90,7 +97,7 @@ export function checkAnswers(questions: readonly Question[], raw: unknown, multi
     if (checked.message) result.errors.push({ field: `answers.${question.key}`, message: checked.message });
     else {
       result.answers[question.key] = checked.answer!;
-      if (checked.knockedOut) result.screenedOut = true;
+      if (matchesKnockout(question, checked.answer!)) result.screenedOut = true;
     }
   }
   return result;

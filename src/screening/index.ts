@@ -1,5 +1,5 @@
 // Screening questions and answers (DESIGN 20): pure, used by jobs, applications, the board and pages.
-export { checkAnswers, type Answer } from "./answers";
+export { checkAnswers, matchesKnockout, type Answer } from "./answers";
 export { asksForPayHistory } from "./pay-history";
 export {
   normalizeQuestion,

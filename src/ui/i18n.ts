@@ -15,3 +15,13 @@ const DATES = { en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", time
 export function formatDate(lang: Lang, iso: string): string {
   return DATES[lang].format(new Date(iso));
 }
+
+const DATE_TIMES = {
+  en: new Intl.DateTimeFormat(LOCALE.en, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }),
+  fr: new Intl.DateTimeFormat(LOCALE.fr, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }),
+};
+
+/** `November 23, 2026 at 3:04 p.m. UTC` / `23 novembre 2026 à 15 h 04 UTC`: when several things happen in a day. */
+export function formatDateTime(lang: Lang, iso: string): string {
+  return `${DATE_TIMES[lang].format(new Date(iso))} UTC`;
+}
