@@ -6,6 +6,7 @@ import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
+import { settingsPages } from "./settings/routes";
 import { webhookPages } from "./webhooks/routes";
 
 // DESIGN 25, 25a: the employer console, under /employer. Every answer is private (no-store, never
@@ -33,4 +34,4 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
-consolePages.route("/", webhookPages);
+consolePages.route("/", webhookPages).route("/", settingsPages);
