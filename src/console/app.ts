@@ -8,6 +8,8 @@ import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
+import { settingsPages } from "./settings/routes";
+import { webhookPages } from "./webhooks/routes";
 
 // DESIGN 25, 25a: the employer console, under /employer. Every answer is private (no-store, never
 // indexed, no Referer), has a CSP without inline script and is never framed; every POST's Origin
@@ -35,6 +37,7 @@ consolePages.onError(consoleError);
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
 consolePages.route("/", applicationPages);
+consolePages.route("/", webhookPages).route("/", settingsPages);
 
 // Last: any other console address is the console's own 404 page.
 consolePages.all("/employer/*", () => {

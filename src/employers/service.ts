@@ -21,10 +21,27 @@ export async function getEmployer(db: Database, employerId: number): Promise<Emp
   return employer;
 }
 
-/** PUT /employer: a partial change, conditioned on the settings it was merged onto. */
-export async function changeEmployer(db: Database, employerId: number, input: EmployerSettingsInput, events: RecordedEvent[]): Promise<Employer> {
+/** A change made against `revision` when the settings are at a newer one: nothing was saved. */
+export class SettingsChangedError extends ConflictError {
+  constructor(readonly current: Employer) {
+    super("settings-changed", "Your settings changed since you read them; read them again and send your change once more.");
+  }
+}
+
+/**
+ * PUT /employer: a partial change, conditioned on the settings it was merged onto. Given
+ * `openedAt` (the revision a person's form showed, DESIGN 25), a newer revision refuses it whole.
+ */
+export async function changeEmployer(
+  db: Database,
+  employerId: number,
+  input: EmployerSettingsInput,
+  events: RecordedEvent[],
+  openedAt?: number,
+): Promise<Employer> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = await getEmployer(db, employerId);
+    if (openedAt !== undefined && current.revision !== openedAt) throw new SettingsChangedError(current);
     const next = { ...settingsOf(current), ...definedMembers(input) };
     if (JSON.stringify(next) === JSON.stringify(settingsOf(current))) return current;
     const updated = await updateEmployer(db, current, next, Date.now(), events);
