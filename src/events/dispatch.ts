@@ -61,7 +61,7 @@ export function pokeRelay(env: Pick<Env, "RELAY" | "SHARD">): Promise<void> {
  * Once the answer is on its way, pokes the relay of the request's shard, which hands its events
  * over. Should the Worker die first, the relay's own alarm finds them within seconds.
  */
-export function dispatchAfterResponse(c: Context<AppEnv>, recorded: RecordedEvent[]): void {
+export function dispatchAfterResponse(c: Pick<Context<AppEnv>, "env" | "executionCtx">, recorded: RecordedEvent[]): void {
   if (recorded.length) afterResponse(c, pokeRelay(c.env), "relay not poked; its alarm will find the events");
 }
 
