@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDatabase } from "../src/db/client";
 import { consumeViewsBatch } from "../src/stats/consumer";
+import { jobTotals } from "../src/stats/service";
 import { dailyNumbers, dateOf, dayOf, rangeOf } from "../src/stats/rules";
 import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
@@ -126,6 +128,31 @@ describe("per-job numbers (DESIGN 21)", () => {
     expect(applied.status).toBe(201);
     expect((await stats(job.id)).status).toBe(404); // not the live space's job
     expect((await (await stats(job.id, "", test)).json<any>()).totals).toEqual({ views: 0, applications: 0 });
+  });
+});
+
+describe("totals of many jobs (a list's columns)", () => {
+  it("jobTotals: each named job's views and applications since it was posted, in one statement; another employer's job is left out, a test job's stay 0", async () => {
+    const job = await postJob(employer, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
+    const quiet = await postJob(employer, { status: "draft" });
+    const applied = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "Ada", email: "ada@example.com" }, headers: { "CF-Connecting-IP": "10.7.7.8" } });
+    expect(applied.status).toBe(201);
+    await env.DB.prepare("INSERT INTO job_views (job_id, day, views) VALUES (?, ?, 4), (?, ?, 2)").bind(job.id, today - 400, job.id, today).run();
+    const other = await postJob(await createEmployer(), { status: "draft" });
+    const test = await createTestKey(employer);
+    const testJob = await postJob(test, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
+    expect((await request(`/jobs/${testJob.id}/applications/test`, { method: "POST", apiKey: test.apiKey, json: { name: "Ada", email: "ada@example.com" } })).status).toBe(201);
+
+    const db = createDatabase(env.DB);
+    const totals = await jobTotals(db, employer.employerId, [job.id, quiet.id, other.id]);
+    expect(totals).toEqual(
+      new Map([
+        [job.id, { views: 6, applications: 1 }],
+        [quiet.id, { views: 0, applications: 0 }],
+      ]),
+    );
+    expect(await jobTotals(db, test.employerId, [testJob.id])).toEqual(new Map([[testJob.id, { views: 0, applications: 0 }]]));
+    expect(await jobTotals(db, employer.employerId, [])).toEqual(new Map());
   });
 });
 

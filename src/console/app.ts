@@ -6,6 +6,7 @@ import { pageHeaders } from "../ui/headers";
 import { applicationPages } from "./applications/routes";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
+import { jobPages } from "./jobs/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 import { settingsPages } from "./settings/routes";
@@ -36,6 +37,7 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
+consolePages.route("/", jobPages);
 consolePages.route("/", applicationPages);
 consolePages.route("/", webhookPages).route("/", settingsPages);
 

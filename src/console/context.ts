@@ -62,8 +62,8 @@ export const inEmployerShard: MiddlewareHandler<ConsoleEnv> = async (c, next) =>
   await followMovedEmployer(c as never, followed, employerId);
 };
 
-/** The jobs, applications and webhooks services' caller: the person's employer, in its shard. */
-export const callerOf = (c: ConsoleContext) => ({ db: c.get("db"), employerId: c.get("employerId") });
-
 /** Who made a change, for its events (DESIGN 25: `actor`). */
 export const actorOf = (c: ConsoleContext) => ({ type: "user" as const, id: c.get("person").personId });
+
+/** The jobs, applications and webhooks services' caller: the person's employer, in its shard, and the person as the actor of its events. */
+export const callerOf = (c: ConsoleContext) => ({ db: c.get("db"), employerId: c.get("employerId"), actor: actorOf(c) });

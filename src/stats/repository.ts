@@ -50,3 +50,19 @@ export async function numbersOf(db: Database, employerId: number, jobId: number,
     applications: new Map((applications.results as { day: number; applications: number }[]).map((r) => [r.day, r.applications])),
   };
 }
+
+/**
+ * Every view and application of each of the employer's jobs named, in one statement whatever
+ * their number (the ids as one JSON parameter); a job of another employer is left out.
+ */
+export async function totalsOf(db: Database, employerId: number, jobIds: number[]) {
+  if (jobIds.length === 0) return [];
+  const { results } = await toStatement(
+    db,
+    sql`SELECT j.id AS jobId, j.test AS test,
+        (SELECT coalesce(sum(v.views), 0) FROM job_views v WHERE v.job_id = j.id) AS views,
+        (SELECT count(*) FROM applications a WHERE a.job_id = j.id) AS applications
+      FROM jobs j WHERE j.employer_id = ${employerId} AND j.id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`,
+  ).all<{ jobId: number; test: number; views: number; applications: number }>();
+  return results;
+}

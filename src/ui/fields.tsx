@@ -15,10 +15,10 @@ const hintIdOf = (id: string) => `${id}-hint`;
 const errorIdOf = (id: string) => `${id}-error`;
 
 /** The attributes that tie a control (or a fieldset) to its problem, when it has one. */
-export const tieToError = (id: string, error?: string): FieldAria => (error ? { "aria-invalid": "true", "aria-describedby": errorIdOf(id) } : {});
+export const tieToError = (id: string, error?: Child): FieldAria => (error ? { "aria-invalid": "true", "aria-describedby": errorIdOf(id) } : {});
 
 /** A field's problem, next to it (a `strong`, or a `span` inside a line of text). */
-export function FieldError(props: { id: string; message?: string; inline?: boolean }) {
+export function FieldError(props: { id: string; message?: Child; inline?: boolean }) {
   if (!props.message) return null;
   return props.inline ? (
     <span id={errorIdOf(props.id)} class="error">
@@ -36,7 +36,7 @@ export function FieldError(props: { id: string; message?: string; inline?: boole
  * its hint and problem, to spread on it), then the problem. The control keeps the person's value:
  * the caller gives it, as it came.
  */
-export function Field(props: { id: string; label: Child; hint?: string; error?: string; inline?: boolean; children: (aria: FieldAria) => Child }) {
+export function Field(props: { id: string; label: Child; hint?: string; error?: Child; inline?: boolean; children: (aria: FieldAria) => Child }) {
   const describedBy = [props.hint ? hintIdOf(props.id) : "", props.error ? errorIdOf(props.id) : ""].filter(Boolean).join(" ") || undefined;
   const aria: FieldAria = { "aria-invalid": props.error ? "true" : undefined, "aria-describedby": describedBy };
   return (

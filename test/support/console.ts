@@ -14,8 +14,8 @@ export const SESSION_COOKIE = "__Host-jpa_session";
 export const sentMail: { to: string; subject: string; text: string }[] = [];
 const recordingEmail = { send: async (mail: { to: string; subject: string; text: string }) => void sentMail.push(mail) } as unknown as SendEmail;
 
-/** One request to the Worker; a POST carries the console's own Origin unless told another. */
-export async function call(path: string, init: { method?: string; cookie?: string; origin?: string | null; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+/** One request to the Worker; a POST carries the console's own Origin unless told another, and `form` as pairs repeats a field. */
+export async function call(path: string, init: { method?: string; cookie?: string; origin?: string | null; form?: Record<string, string> | [string, string][]; headers?: Record<string, string> } = {}) {
   const method = init.method ?? (init.form ? "POST" : "GET");
   const headers = new Headers(init.headers);
   if (init.cookie) headers.set("Cookie", `${SESSION_COOKIE}=${init.cookie}`);

@@ -83,7 +83,7 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
     // that SQLite does not walk the employer's whole index for it.
     sql`
       SELECT j.id, j.reference_id AS referenceId, j.employer_id AS employerId, e.name AS employerName, j.title,
-        j.publish_date AS publishDate, j.confidential, j.status, ${locationsJson} AS locations,
+        j.publish_date AS publishDate, j.close_date AS closeDate, j.confidential, j.status, ${locationsJson} AS locations,
         j.salary_amount AS salaryAmount, j.salary_max_amount AS salaryMaxAmount, j.salary_type_id AS salaryTypeId,
         j.ai_used_in_selection AS aiUsedInSelection, j.existing_vacancy AS existingVacancy, j.canadian_experience AS canadianExperience,
         j.translations IS NOT NULL AS hasFrench, e.ontario_employees AS employerOntarioEmployees, e.federally_regulated AS employerFederallyRegulated

@@ -63,7 +63,7 @@ export type JobRulesRow = JobFactsRow & Pick<JobRow, "employerOntarioEmployees" 
 
 export type JobHeaderRow = Pick<
   JobRow,
-  "id" | "referenceId" | "employerId" | "employerName" | "title" | "publishDate" | "confidential" | "status" | "locations"
+  "id" | "referenceId" | "employerId" | "employerName" | "title" | "publishDate" | "closeDate" | "confidential" | "status" | "locations"
 > &
   JobRulesRow;
 
