@@ -125,6 +125,99 @@ try {
     await signIn.close();
   }
 
+  // A job made with the keyboard alone: Tab to each field, type, Tab to Save, Enter.
+  await page.goto(`${site.origin}/employer/jobs/new`);
+  async function tabTo(target, matches, what) {
+    for (let i = 0; i < 120; i++) {
+      await target.keyboard.press("Tab");
+      if (await target.evaluate(matches)) return true;
+    }
+    throw new Error(`Tab never reached ${what}`);
+  }
+  await tabTo(page, () => document.activeElement?.id === "title", "the title");
+  await page.keyboard.type("Keyboard Clerk");
+  await tabTo(page, () => document.activeElement?.id === "location-1", "the first place");
+  await page.keyboard.type("Toronto, ON");
+  await tabTo(page, () => document.activeElement?.getAttribute("name") === "category", "the first category");
+  await page.keyboard.press("Space");
+  await tabTo(page, () => document.activeElement?.id === "description", "the description");
+  await page.keyboard.type("<p>Typed without a mouse.</p>");
+  await tabTo(page, () => document.activeElement?.tagName === "BUTTON" && document.activeElement.textContent?.trim() === "Save", "Save");
+  const focusVisible = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle !== "none");
+  check("keyboard: the focused button shows its focus", focusVisible);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/employer\/jobs\/\d+$/);
+  const keyboardJob = Number(new URL(page.url()).pathname.split("/").at(-1));
+  const made = await site.api(`/jobs/${keyboardJob}`);
+  check("keyboard alone: the job is saved, as the API shows it", made.status === 200 && made.body.title === "Keyboard Clerk" && made.body.locations?.[0]?.description === "Toronto, ON", JSON.stringify(made).slice(0, 300));
+  await shot(page, "console-job.png");
+
+  // A job made with JavaScript off.
+  await plain.goto(`${site.origin}/employer/jobs/new`);
+  await plain.fill("#title", "Scriptless Clerk");
+  await plain.fill("#location-1", "Ottawa, ON");
+  await plain.fill("#description", "<p>No script needed.</p>");
+  await plain.check('input[name="category"][value="1"]');
+  await plain.getByRole("button", { name: "Save", exact: true }).click();
+  await plain.waitForLoadState("load");
+  console.log("DEBUG", plain.url(), (await plain.locator("main").innerText()).slice(0, 1500));
+  await plain.waitForURL(/\/employer\/jobs\/\d+$/);
+  const plainJob = await site.api(`/jobs/${new URL(plain.url()).pathname.split("/").at(-1)}`);
+  check("JavaScript off: a job made through the form", plainJob.status === 200 && plainJob.body.title === "Scriptless Clerk", JSON.stringify(plainJob).slice(0, 300));
+
+  // An application to look at (the board's apply API, as a job seeker's browser sends it).
+  const applied = await fetch(`${site.origin}/api/v1.1/board/jobs/${site.emailJob.body.id}/applications`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Grace Hopper", email: "grace@browser.example", answers: { permit: true } }),
+  });
+  const application = await applied.json().catch(() => ({}));
+  check("an application through the board", applied.status === 201 && Number.isInteger(application.id), JSON.stringify(application).slice(0, 300));
+
+  // Every console page, in English then French (the person's setting), each with axe-core and html-validate.
+  const pages = [
+    ["the console's home", "/employer"],
+    ["the jobs list", "/employer/jobs"],
+    ["a new job's form", "/employer/jobs/new"],
+    ["a job's form", `/employer/jobs/${keyboardJob}`],
+    ["a job's preview", `/employer/jobs/${keyboardJob}/preview`],
+    ["a job's applications", `/employer/jobs/${site.emailJob.body.id}/applications`],
+    ["all applications", "/employer/applications"],
+    ["an application", `/employer/applications/${application.id}`],
+    ["the webhooks", "/employer/webhooks"],
+    ["the settings", "/employer/settings"],
+    ["the API keys", "/employer/keys"],
+    ["the people", "/employer/people"],
+    ["the passkeys", "/employer/passkeys"],
+  ];
+  for (const lang of ["en", "fr"]) {
+    if (lang === "fr") {
+      await page.goto(`${site.origin}/employer`);
+      await page.getByRole("button", { name: "Français" }).click();
+      await page.waitForURL(/\/employer$/);
+    }
+    for (const [name, path] of pages) {
+      const answer = await page.goto(`${site.origin}${path}`);
+      check(`${name} (${lang}): 200`, answer?.status() === 200, `${path}: ${answer?.status()}`);
+      await checked(page, `${name} (${lang})`);
+      if (lang === "en" && path === "/employer/jobs") await shot(page, "console-jobs.png");
+    }
+    // With errors shown: a job form saved empty, a webhook with a broken address.
+    await page.goto(`${site.origin}/employer/jobs/new`);
+    const [saved] = await Promise.all([page.waitForResponse((res) => res.request().method() === "POST"), page.locator("form button[type=submit]").filter({ hasText: lang === "en" ? "Save" : "Enregistrer" }).first().click()]);
+    check(`a job form saved empty (${lang}): 422, each message tied to its field`, saved.status() === 422 && (await page.getAttribute("#title", "aria-invalid")) === "true");
+    await checked(page, `a job form with its errors (${lang})`, await saved.text());
+    if (lang === "en") await shot(page, "console-job-errors.png");
+    await page.goto(`${site.origin}/employer/webhooks`);
+    await page.fill("#url", "http://example.com/hook"); // plain http: refused outside local development
+    const [hooked] = await Promise.all([page.waitForResponse((res) => res.request().method() === "POST"), page.locator("#url").press("Enter")]);
+    check(`a webhook with a broken address (${lang}): 422`, hooked.status() === 422);
+    await checked(page, `the webhooks with their errors (${lang})`, await hooked.text());
+  }
+  await page.goto(`${site.origin}/employer`);
+  await page.getByRole("button", { name: "English" }).click();
+  await page.waitForURL(/\/employer$/);
+
   // A recruiter: the admins' pages are refused.
   const recruiterContext = await browser.newContext({ bypassCSP: true });
   const recruiter = await recruiterContext.newPage();

@@ -515,10 +515,11 @@ export function JobFormView(props: { lang: Lang; view: FormView }) {
         </Group>
 
         <p>
+          {/* Save first: Enter in a field saves (a form's default button is its first). */}
+          <button type="submit">{words.save}</button>{" "}
           <button type="submit" name="check" value="1">
             {words.check}
-          </button>{" "}
-          <button type="submit">{words.save}</button>
+          </button>
         </p>
       </form>
       {view.jobId !== undefined ? <JobActions lang={lang} jobId={view.jobId} saved={view.saved} /> : null}
