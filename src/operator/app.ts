@@ -12,7 +12,7 @@ import { standIn } from "./stand-in";
 
 // DESIGN 26, 26a: the operator's console, under /operator, behind Cloudflare Access. Without its
 // settings it does not exist (the app's 404); otherwise every request needs Access's token
-// (./access.ts), every answer is private (no-store, never indexed, no Referer, a CSP without
+// (./access.ts), every answer is private (no-store, never indexed, no Referer to another site, a CSP without
 // inline script, never framed) and every POST's Origin must be the console's own (hono/csrf). Each
 // section is its own router, mounted here; every act goes through ./audit.ts or carries its record
 // in its own ACCOUNTS_DB batch. The dev stand-in of Access (./stand-in.ts) answers only under `npm run dev`.
@@ -23,9 +23,11 @@ operatorPages.route("/", standIn);
 
 operatorPages.use("/operator/*", consoleConfigured);
 // After the answer is made, so that every one has them — the 403, redirects and errors included.
+// Referer: same origin only, not none — under `no-referrer` browsers send a form's POST with
+// `Origin: null` (Fetch's origin serialization), which the Origin check must refuse.
 operatorPages.use("/operator/*", async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(pageHeaders({ private: true }))) c.res.headers.set(name, value);
+  for (const [name, value] of Object.entries({ ...pageHeaders({ private: true }), "Referrer-Policy": "same-origin" })) c.res.headers.set(name, value);
 });
 operatorPages.use("/operator/*", requireAccess);
 operatorPages.use("/operator/*", csrf({ origin: isOwnOrigin }), async (c, next) => {

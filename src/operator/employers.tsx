@@ -45,6 +45,7 @@ const WORDS = {
     emailInvalid: "Enter a valid email address.",
     languageInvalid: "Choose English or French.",
     changePlan: "Change the plan",
+    newPlan: "New plan",
     saved: "Saved.",
     people: "People and invitations",
     noPeople: "No one yet.",
@@ -90,6 +91,7 @@ const WORDS = {
     emailInvalid: "Entrez une adresse courriel valide.",
     languageInvalid: "Choisissez l'anglais ou le français.",
     changePlan: "Changer le forfait",
+    newPlan: "Nouveau forfait",
     saved: "Enregistré.",
     people: "Personnes et invitations",
     noPeople: "Personne pour l'instant.",
@@ -289,7 +291,7 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
       <section aria-labelledby="plan-title">
         <h2 id="plan-title">{words.plan}</h2>
         <form method="post" action={`/operator/employers/${employer.id}/plan`}>
-          <Field id="plan" label={words.plan} error={plan?.error}>
+          <Field id="plan" label={words.newPlan} error={plan?.error}>
             {(aria) => <PlanSelect id="plan" lang={lang} value={plan?.value ?? employer.plan} aria={aria} />}
           </Field>
           <p>
