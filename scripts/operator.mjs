@@ -5,8 +5,7 @@
 // oldest first: { at, operator, action, target, reason, note, outcome } (DESIGN 26a; docs/operator.md).
 import { parseArgs } from "node:util";
 import { signInLink } from "./lib/dev-access.mjs";
-import { applyMigrations } from "./lib/migrations.mjs";
-import { ACCOUNTS_DATABASE, query } from "./lib/wrangler.mjs";
+import { ACCOUNTS_DATABASE, query, target, withRetries, wrangler } from "./lib/wrangler.mjs";
 
 const USAGE = `Usage:
   npm run operator -- sign-in --email X        (local only: npm run dev's stand-in of Access; PORT as npm run dev's)
@@ -65,8 +64,9 @@ try {
     if (values.remote) throw new Error("sign-in is npm run dev's stand-in of Access: deployments sign in through Cloudflare Access itself (docs/operator.md).");
     await signIn();
   } else if (command === "audit") {
-    // Locally the command may run before npm run dev ever did: make sure the schema is there.
-    if (!values.remote) applyMigrations(false, extraArgs);
+    // Locally the command may run before npm run dev ever did: make sure the audit's schema is
+    // there (only ACCOUNTS_DB's: the audit is all it reads).
+    if (!values.remote) withRetries(() => wrangler(["d1", "migrations", "apply", ACCOUNTS_DATABASE, ...target(false), ...extraArgs]), false);
     audit(values.remote);
   } else throw new Error(`Unknown command "${command}".\n${USAGE}`);
 } catch (error) {
