@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { accountsCapability } from "../src/accounts/capability";
 import { AUDIT_KEPT_MS, runAuditRetention } from "../src/accounts/audit";
 import { SHARD_ID_SPAN } from "../src/shards/identity";
+import { formatDateTime } from "../src/ui/i18n";
 import { createEmployer, createTestKey, shardDb } from "./support/api";
 import { call as consoleCall, invite } from "./support/console";
 import { postJob } from "./support/jobs";
@@ -112,7 +113,7 @@ describe("employers (DESIGN 26, 26a)", () => {
     expect(html).toContain("<td>member@page.example</td><td>recruiter</td><td>member</td>");
     expect(html).toContain("<td>member@page.example</td><td>recruiter</td><td>invitation accepted</td>");
     expect(html).toContain("<td>boss@page.example</td><td>administrator</td><td>invited</td>");
-    expect(html).toContain(`<td>#${job.id} Reported role</td><td>Fraud</td><td>Report 0 of ${job.id}</td><td>reporter@seeker.example</td><td>2026-11-28 14:05 UTC</td>`);
+    expect(html).toContain(`<td>#${job.id} Reported role</td><td>Fraud</td><td>Report 0 of ${job.id}</td><td>reporter@seeker.example</td><td>${formatDateTime("en", "2026-11-28T14:05:00Z")}</td>`);
 
     const space = await createTestKey(employer);
     for (const id of [String(space.employerId), "999999999", "abc", "0"]) {

@@ -23,11 +23,9 @@ operatorPages.route("/", standIn);
 
 operatorPages.use("/operator/*", consoleConfigured);
 // After the answer is made, so that every one has them — the 403, redirects and errors included.
-// Referer: same origin only, not none — under `no-referrer` browsers send a form's POST with
-// `Origin: null` (Fetch's origin serialization), which the Origin check must refuse.
 operatorPages.use("/operator/*", async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries({ ...pageHeaders({ private: true }), "Referrer-Policy": "same-origin" })) c.res.headers.set(name, value);
+  for (const [name, value] of Object.entries(pageHeaders({ private: true, checkedPosts: true }))) c.res.headers.set(name, value);
 });
 operatorPages.use("/operator/*", requireAccess);
 operatorPages.use("/operator/*", csrf({ origin: isOwnOrigin }), async (c, next) => {

@@ -44,7 +44,8 @@ const PAGE_SIZE = 50;
 export const auditPages = new Hono<OperatorEnv>();
 
 auditPages.get("/operator/audit", async (c) => {
-  const words = WORDS[langOf(c)];
+  const lang = langOf(c);
+  const words = WORDS[lang];
   const before = /^[1-9][0-9]{0,15}$/.test(c.req.query("before") ?? "") ? Number(c.req.query("before")) : undefined;
   const acts = await listActs(c.env, { before, limit: PAGE_SIZE });
   const next = acts.length === PAGE_SIZE ? `/operator/audit?before=${acts.at(-1)!.id}` : null;
@@ -57,7 +58,7 @@ auditPages.get("/operator/audit", async (c) => {
         empty={words.empty}
         rows={acts}
         columns={[
-          { header: words.at, cell: (act) => formatMoment(act.at) },
+          { header: words.at, cell: (act) => formatMoment(lang, act.at) },
           { header: words.operator, cell: (act) => act.operator },
           { header: words.action, cell: (act) => act.action },
           { header: words.target, cell: (act) => act.target },

@@ -284,7 +284,7 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
         <dt>{words.shard}</dt>
         <dd>{employer.shard}</dd>
         <dt>{words.created}</dt>
-        <dd>{formatMoment(employer.createdAt * 1000)}</dd>
+        <dd>{formatMoment(lang, employer.createdAt * 1000)}</dd>
         <dt>{words.jobs}</dt>
         <dd>{words.jobCounts(jobs)}</dd>
       </dl>
@@ -309,7 +309,7 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
             { header: words.email, cell: (row) => row.email },
             { header: words.role, cell: (row) => words.roles[row.role] },
             { header: words.state, cell: (row) => words.states[row.kind === "person" ? "person" : row.status!] },
-            { header: words.since, cell: (row) => formatMoment(row.createdAt) },
+            { header: words.since, cell: (row) => formatMoment(lang, row.createdAt) },
           ]}
         />
       </section>
@@ -324,7 +324,7 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
             { header: words.reason, cell: (row) => common.reasons[row.reason] },
             { header: words.details, cell: (row) => row.details ?? "" },
             { header: words.reporter, cell: (row) => row.email ?? "" },
-            { header: words.when, cell: (row) => formatMoment(row.createdAt) },
+            { header: words.when, cell: (row) => formatMoment(lang, row.createdAt) },
           ]}
         />
       </section>

@@ -60,7 +60,7 @@ queuePages.get("/operator", async (c) => {
               .map(([reason, count]) => `${common.reasons[reason as keyof typeof common.reasons]} ${count}`)
               .join(", "),
         },
-        { header: words.latest, cell: (row) => formatMoment(row.latestAt) },
+        { header: words.latest, cell: (row) => formatMoment(lang, row.latestAt) },
       ]}
     />,
   );

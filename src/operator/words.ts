@@ -1,4 +1,5 @@
 import type { REPORT_REASONS } from "../reports/tables";
+import { formatDateTime, type Lang } from "../ui/i18n";
 
 // DESIGN 26: words several pages of the operator's console share, in English and French.
 
@@ -19,5 +20,5 @@ export const COMMON_WORDS = {
   },
 } as const;
 
-/** A moment as the console shows it, in both languages: `2026-11-28 14:05 UTC`. */
-export const formatMoment = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+/** A moment (ms since the epoch) as the console shows it, in the operator's language. */
+export const formatMoment = (lang: Lang, ms: number) => formatDateTime(lang, new Date(ms).toISOString());
