@@ -1,7 +1,7 @@
 // DESIGN 16b: the layering of src/, checked by dependency-cruiser in `npm test`.
 // Platform folders are handed what they run; capabilities never lean on each other both ways.
 const PLATFORM = "^src/(http|events|shards|scheduled|db)/";
-const CAPABILITY = "^src/(accounts|console|alerts|applications|board|employers|idempotency|jobs|locations|pages|reach|reference|reports|screening|stats|webhooks)/";
+const CAPABILITY = "^src/(accounts|console|alerts|applications|board|employers|idempotency|jobs|locations|operator|pages|reach|reference|reports|screening|stats|webhooks)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -3,6 +3,7 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { ensureStandInKey, standInSettings } from "./lib/dev-access.mjs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
 import { applyMigrations } from "./lib/migrations.mjs";
 import { startWrangler } from "./lib/wrangler.mjs";
@@ -53,6 +54,8 @@ async function keepDocumentBuilt() {
 await keepDocumentBuilt();
 ensureSecretKey("WEBHOOK_ENCRYPTION_KEY");
 ensureSecretKey("ALERTS_TOKEN_KEY");
+// DESIGN 26a: the dev stand-in of Cloudflare Access, for the operator's console (local only).
+if (ensureStandInKey()) console.log("Wrote the dev stand-in of Access's key (ACCESS_DEV_PRIVATE_JWK) to .dev.vars.");
 console.log("Applying local D1 migrations…");
 applyMigrations(false);
 const apiKey = await demoApiKey();
@@ -66,9 +69,10 @@ Webhooks to a receiver on this machine (http:// and loopback are allowed locally
   curl -s http://localhost:${port}/api/v1.1/webhooks -H 'API-Key: ${apiKey}' -H 'Content-Type: application/json' -d '{"url":"http://127.0.0.1:9999/hooks"}'
 Reference page: http://localhost:${port}/docs
 Employer console (docs/console.md): npm run people -- invite --employer ${demoEmployer} --email you@example.com, then open the printed link
+Operator console (docs/operator.md): npm run operator -- sign-in --email you@example.com, then open the printed link
 Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
 
-const child = startWrangler(["dev", "--env", "dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false"]);
+const child = startWrangler(["dev", "--env", "dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...standInSettings(port)]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -38,6 +38,7 @@ import { webhooksApi } from "./webhooks/handlers";
 import { alertPages, alertsApi } from "./alerts/handlers";
 import { reachKeyFile } from "./reach/key-file";
 import { consolePages } from "./console/app";
+import { operatorPages } from "./operator/app";
 
 /** Public data that any origin may read (DESIGN 11). */
 const PUBLIC_PATHS = [
@@ -108,6 +109,8 @@ export function createApp() {
   app.route("/", alertPages);
   // DESIGN 25: the employer console (its own database, ACCOUNTS_DB; its own sessions).
   app.route("/", consolePages);
+  // DESIGN 26: the operator's console, behind Cloudflare Access (and npm run dev's stand-in of it).
+  app.route("/", operatorPages);
   // The board's pages, the alert form under a search's results (DESIGN 23): filled here, so
   // that neither capability imports the other's pages.
   app.route("/", boardPages({ belowResults: alertFormBelowSearch }));

@@ -35,6 +35,12 @@ export interface Env {
   ACCOUNTS_DB: D1Database;
   /** DESIGN 25a: the sender of sign-in and invitation emails; absent: EMAIL_FROM. */
   ACCOUNTS_FROM?: string;
+  /** DESIGN 26a: the Cloudflare Access team domain (an origin) whose tokens open the operator's console; unset or empty: the console is off (404). */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** DESIGN 26a: the Access application's audience tag; unset or empty: the console is off (404). */
+  ACCESS_AUD?: string;
+  /** DESIGN 26a: `npm run dev` only (.dev.vars): the private RSA JWK of the dev stand-in of Access (src/operator/stand-in.ts). */
+  ACCESS_DEV_PRIVATE_JWK?: string;
   /** DESIGN 23a: who sends alert emails, named in each (CASL s. 6): the board's name, its mailing address, a contact. */
   BOARD_NAME?: string;
   BOARD_POSTAL_ADDRESS?: string;

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { accountsCapability as accounts } from "./accounts/capability";
 import { alertsCapability as alerts } from "./alerts/capability";
 import { receiveUnsubscribeMail } from "./alerts/inbound";
 import { applicationsCapability as applications } from "./applications/capability";
@@ -18,7 +19,7 @@ import { webhooksCapability as webhooks } from "./webhooks/capability";
 // capability.ts); this module, and the app it builds (src/app.ts), are the only ones that list
 // them. The relay, the cron's runner and the queue dispatch are handed their lists here.
 
-const capabilities: Capability[] = [jobs, applications, webhooks, board, alerts, reach, stats];
+const capabilities: Capability[] = [jobs, applications, webhooks, board, alerts, reach, stats, accounts];
 
 /** Who reacts to events (DESIGN 16): each shard's relay (a Durable Object, wrangler.toml's RELAY) hands them their events (DESIGN 22). */
 export const ShardRelay = createRelayClass(capabilities.flatMap((capability) => (capability.subscriber ? [capability.subscriber] : [])));

@@ -522,6 +522,8 @@ describe("log: one structured JSON line per run", () => {
           alertsMatchesPruned: { outcome: "ok", pruned: 0, chunks: 1 },
           alertsReceiptsPruned: { outcome: "ok", pruned: 0 },
         },
+        // DESIGN 26: the operator's audit past 7 years, once per run (ACCOUNTS_DB is not sharded).
+        accounts: { auditRetention: { outcome: "ok", deleted: 0 } },
         durationMs: expect.any(Number),
       },
     ]);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
+import { accessStub } from "./support/access-stub.ts";
 import { reachStub } from "./support/reach-stubs.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -36,7 +37,8 @@ export default defineConfig(async () => {
           // attempts included): every outbound request of the Worker gets this answer instead.
           // Reach's search engines (DESIGN 24) are stubs served from here, only under `.reach.test`
           // (test/support/reach-stubs.ts); every other host still gets the "no network" answer.
-          outboundService: async (request: Request) => (await reachStub(request)) ?? new Response("The tests reach no network.", { status: 502 }),
+          // Cloudflare Access's key sets (DESIGN 26) likewise, under `.access.test` (test/support/access-stub.ts).
+          outboundService: async (request: Request) => (await reachStub(request)) ?? (await accessStub(request)) ?? new Response("The tests reach no network.", { status: 502 }),
           // The tests drive the webhooks consumer hop by hop (test/support/webhook-queue.ts): what
           // the Worker hands to its webhooks queue (the relays' notices, the cron's attempts) goes
           // to a queue nobody consumes, so nothing is fanned out or attempted behind a test's back.

@@ -44,6 +44,8 @@ export const employers = sqliteTable(
     // The locked employers (moving, or moved away): the cron's statements leave their rows alone
     // with `employer_id NOT IN (…)`, read from this small index (src/shards/locks.ts).
     index("employers_locked_idx").on(t.id).where(sql`${t.frozenAt} IS NOT NULL OR ${t.movedTo} IS NOT NULL`),
+    // DESIGN 26: the operator's search by the start of a name, any case (src/employers/repository.ts searchEmployers).
+    index("employers_name_search_idx").on(sql`${t.name} COLLATE NOCASE`),
     check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
     check("employers_posting_rules_check", sql`${t.postingRules} IN ('warn', 'enforce')`),
     check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),

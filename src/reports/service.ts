@@ -36,3 +36,40 @@ export async function reportJob(db: Database, jobId: number, fields: Record<stri
     RETURNING id`);
   return stored.length > 0;
 }
+
+/** A job's reports, as the operator's queue counts them (DESIGN 26). */
+export interface ReportedJob {
+  jobId: number;
+  reports: number;
+  latestAt: number;
+  reasons: Record<(typeof REPORT_REASONS)[number], number>;
+}
+
+/** One report, as the operator sees it (the reporter's email included: DESIGN 26). */
+export interface JobReport {
+  id: number;
+  jobId: number;
+  reason: (typeof REPORT_REASONS)[number];
+  details: string | null;
+  email: string | null;
+  createdAt: number;
+}
+
+const reasonCounts = sql.raw(REPORT_REASONS.map((reason) => `sum(reason = '${reason}') AS "${reason}"`).join(", "));
+
+/**
+ * DESIGN 26: the jobs of this shard with reports, most reported first (then the latest report
+ * first), `limit` of them; counted from job_reports_job_idx.
+ */
+export async function reportedJobs(db: Database, limit: number): Promise<ReportedJob[]> {
+  const rows = await db.all<{ jobId: number; reports: number; latestAt: number } & Record<(typeof REPORT_REASONS)[number], number>>(
+    sql`SELECT job_id AS jobId, count(*) AS reports, max(created_at) AS latestAt, ${reasonCounts} FROM ${jobReports} GROUP BY job_id ORDER BY reports DESC, latestAt DESC LIMIT ${limit}`,
+  );
+  return rows.map(({ jobId, reports, latestAt, ...reasons }) => ({ jobId, reports, latestAt, reasons }));
+}
+
+/** The newest `limit` reports of the employer's jobs in this shard. */
+export function reportsOfEmployer(db: Database, employerId: number, limit: number): Promise<JobReport[]> {
+  return db.all<JobReport>(sql`SELECT id, job_id AS jobId, reason, details, email, created_at AS createdAt FROM ${jobReports}
+    WHERE job_id IN (SELECT id FROM jobs WHERE employer_id = ${employerId}) ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+}

@@ -15,5 +15,6 @@ export const jobReports = sqliteTable(
     email: text("email"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("job_reports_created_idx").on(t.createdAt)],
+  // DESIGN 26: the operator's queue counts each job's reports from job_reports_job_idx alone.
+  (t) => [index("job_reports_created_idx").on(t.createdAt), index("job_reports_job_idx").on(t.jobId, t.createdAt)],
 );

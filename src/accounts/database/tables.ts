@@ -65,3 +65,28 @@ export const signInLinks = sqliteTable(
   },
   (table) => [index("sign_in_links_email").on(table.email, table.createdAt)],
 );
+
+/**
+ * DESIGN 26, 26a: every act of the operator's console — who (the Access token's email), what, on
+ * what, why, the note, when — kept 7 years (src/accounts/audit.ts). An act written in ACCOUNTS_DB
+ * writes its record in the same batch (`done` at once); an act written elsewhere (an employer
+ * shard) is recorded `pending` before it is done and marked `done` or `failed` after, so no act
+ * happens without its record (docs/operator.md: "The audit").
+ */
+export const audit = sqliteTable(
+  "audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    operator: text("operator").notNull(),
+    /** What was done: `employer.create`, `employer.plan`, `employer.invite`, … */
+    action: text("action").notNull(),
+    /** On what: `employer:12`, `job:34`, … */
+    target: text("target").notNull(),
+    reason: text("reason"),
+    note: text("note"),
+    /** pending | done | failed. */
+    outcome: text("outcome").notNull(),
+  },
+  (table) => [index("audit_at").on(table.at)],
+);

@@ -1,0 +1,351 @@
+import { Hono } from "hono";
+import type { Child } from "hono/jsx";
+import { inviteAdminByOperator } from "../accounts/invitations";
+import { changePlan, createEmployer, EMPLOYER_NAME_MAX, findLiveEmployer, PLANS, searchEmployers, type LiveEmployer, type Plan } from "../employers/directory";
+import { NotFoundError } from "../http/problem";
+import { Field } from "../ui/fields";
+import type { Lang } from "../ui/i18n";
+import { DataTable } from "../ui/table";
+import { audited } from "./audit";
+import { langOf, publicOrigin, type OperatorContext, type OperatorEnv } from "./context";
+import { employerOverview } from "./reads";
+import { page } from "./render";
+import { COMMON_WORDS, formatMoment } from "./words";
+
+// DESIGN 26, 26a: employers — found by name or id in every shard, one employer's page (plan,
+// shard, jobs, people, reports), a new employer with its first admin's invitation, a new plan.
+// Each write is an act with its record (./audit.ts; the invitation's record is in its own batch).
+
+const WORDS = {
+  en: {
+    title: "Employers",
+    search: "Find an employer",
+    q: "Name or id",
+    qHint: "The start of the employer's name (any case), or its id.",
+    find: "Search",
+    results: (q: string) => `Employers matching “${q}”`,
+    none: "No employer matches.",
+    id: "Id",
+    name: "Name",
+    plan: "Plan",
+    shard: "Shard",
+    created: "Created",
+    jobs: "Jobs",
+    jobCounts: (counts: { active: number; draft: number; archived: number }) => `${counts.active} active, ${counts.draft} drafts, ${counts.archived} archived`,
+    create: "Create an employer",
+    createHint: "Its first administrator is invited by email: the invitation works once, within 7 days.",
+    adminEmail: "First administrator's email",
+    language: "Language of the invitation",
+    languages: { en: "English", fr: "French" } as Record<Lang, string>,
+    createButton: "Create and invite",
+    createdNotice: (id: string) => `Employer ${id} created; its first administrator's invitation was emailed.`,
+    unsentNotice: (id: string) => `Employer ${id} created, but the invitation email could not be sent: invite again with npm run people -- invite --employer ${id} --email …`,
+    nameInvalid: `Enter a name of 1 to ${EMPLOYER_NAME_MAX} characters.`,
+    planInvalid: "Choose a plan.",
+    emailInvalid: "Enter a valid email address.",
+    languageInvalid: "Choose English or French.",
+    changePlan: "Change the plan",
+    newPlan: "New plan",
+    saved: "Saved.",
+    people: "People and invitations",
+    noPeople: "No one yet.",
+    email: "Email",
+    role: "Role",
+    roles: { admin: "administrator", recruiter: "recruiter" },
+    state: "State",
+    states: { person: "member", open: "invited", accepted: "invitation accepted", expired: "invitation expired" },
+    since: "Date",
+    reports: "Reports of its jobs, newest first",
+    noReports: "No reports of its jobs.",
+    job: "Job",
+    reason: "Reason",
+    details: "Details",
+    reporter: "Reporter's email",
+    when: "When",
+  },
+  fr: {
+    title: "Employeurs",
+    search: "Trouver un employeur",
+    q: "Nom ou numéro",
+    qHint: "Le début du nom de l'employeur (majuscules ou minuscules), ou son numéro.",
+    find: "Chercher",
+    results: (q: string) => `Employeurs correspondant à « ${q} »`,
+    none: "Aucun employeur ne correspond.",
+    id: "Numéro",
+    name: "Nom",
+    plan: "Forfait",
+    shard: "Fragment",
+    created: "Créé",
+    jobs: "Offres",
+    jobCounts: (counts: { active: number; draft: number; archived: number }) => `${counts.active} actives, ${counts.draft} brouillons, ${counts.archived} archivées`,
+    create: "Créer un employeur",
+    createHint: "Son premier administrateur est invité par courriel : l'invitation fonctionne une fois, dans les 7 jours.",
+    adminEmail: "Courriel du premier administrateur",
+    language: "Langue de l'invitation",
+    languages: { en: "anglais", fr: "français" } as Record<Lang, string>,
+    createButton: "Créer et inviter",
+    createdNotice: (id: string) => `Employeur ${id} créé; l'invitation de son premier administrateur a été envoyée.`,
+    unsentNotice: (id: string) => `Employeur ${id} créé, mais le courriel d'invitation n'a pas pu être envoyé : invitez de nouveau avec npm run people -- invite --employer ${id} --email …`,
+    nameInvalid: `Entrez un nom de 1 à ${EMPLOYER_NAME_MAX} caractères.`,
+    planInvalid: "Choisissez un forfait.",
+    emailInvalid: "Entrez une adresse courriel valide.",
+    languageInvalid: "Choisissez l'anglais ou le français.",
+    changePlan: "Changer le forfait",
+    newPlan: "Nouveau forfait",
+    saved: "Enregistré.",
+    people: "Personnes et invitations",
+    noPeople: "Personne pour l'instant.",
+    email: "Courriel",
+    role: "Rôle",
+    roles: { admin: "administrateur", recruiter: "recruteur" },
+    state: "État",
+    states: { person: "membre", open: "invitée", accepted: "invitation acceptée", expired: "invitation expirée" },
+    since: "Date",
+    reports: "Signalements de ses offres, les plus récents d'abord",
+    noReports: "Aucun signalement de ses offres.",
+    job: "Offre",
+    reason: "Motif",
+    details: "Détails",
+    reporter: "Courriel de la personne",
+    when: "Quand",
+  },
+} as const;
+
+/** Results of a search, at most. */
+const RESULTS = 50;
+const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
+const ID = /^[1-9][0-9]{0,9}$/;
+
+interface CreateForm {
+  name: string;
+  plan: string;
+  adminEmail: string;
+  language: string;
+}
+type CreateErrors = Partial<Record<keyof CreateForm, string>>;
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
+
+function PlanSelect(props: { id: string; lang: Lang; value: string; aria: object }) {
+  const plans = COMMON_WORDS[props.lang].plans;
+  return (
+    <select id={props.id} name="plan" {...props.aria}>
+      {PLANS.map((plan) => (
+        <option value={plan} selected={plan === props.value}>
+          {plans[plan]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function EmployersBody(props: { lang: Lang; q: string; results?: LiveEmployer[]; notice?: string; form: CreateForm; errors?: CreateErrors }) {
+  const words = WORDS[props.lang];
+  const { form, errors = {} } = props;
+  return (
+    <>
+      {props.notice ? (
+        <p role="status" class="notice">
+          {props.notice}
+        </p>
+      ) : null}
+      <section aria-labelledby="find">
+        <h2 id="find">{words.search}</h2>
+        <form method="get" action="/operator/employers">
+          <Field id="q" label={words.q} hint={words.qHint}>
+            {(aria) => <input id="q" name="q" type="search" value={props.q} maxlength={EMPLOYER_NAME_MAX} {...aria} />}
+          </Field>
+          <p>
+            <button type="submit">{words.find}</button>
+          </p>
+        </form>
+        {props.results ? (
+          <DataTable
+            caption={words.results(props.q)}
+            empty={words.none}
+            rows={props.results}
+            columns={[
+              { header: words.id, cell: (row) => String(row.id) },
+              { header: words.name, cell: (row) => <a href={`/operator/employers/${row.id}`}>{row.name}</a> },
+              { header: words.plan, cell: (row) => COMMON_WORDS[props.lang].plans[row.plan] },
+              { header: words.shard, cell: (row) => String(row.shard) },
+            ]}
+          />
+        ) : null}
+      </section>
+      <section aria-labelledby="create">
+        <h2 id="create">{words.create}</h2>
+        <p>{words.createHint}</p>
+        <form method="post" action="/operator/employers">
+          <Field id="name" label={words.name} error={errors.name}>
+            {(aria) => <input id="name" name="name" value={form.name} required maxlength={EMPLOYER_NAME_MAX} {...aria} />}
+          </Field>
+          <Field id="plan" label={words.plan} error={errors.plan}>
+            {(aria) => <PlanSelect id="plan" lang={props.lang} value={form.plan} aria={aria} />}
+          </Field>
+          <Field id="adminEmail" label={words.adminEmail} error={errors.adminEmail}>
+            {(aria) => <input id="adminEmail" name="adminEmail" type="email" value={form.adminEmail} required maxlength={254} autocomplete="off" {...aria} />}
+          </Field>
+          <Field id="language" label={words.language} error={errors.language}>
+            {(aria) => (
+              <select id="language" name="language" {...aria}>
+                {(["en", "fr"] as const).map((language) => (
+                  <option value={language} selected={language === form.language}>
+                    {words.languages[language]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <p>
+            <button type="submit">{words.createButton}</button>
+          </p>
+        </form>
+      </section>
+    </>
+  );
+}
+
+const EMPTY_FORM: CreateForm = { name: "", plan: "standard", adminEmail: "", language: "en" };
+
+/** The form's problems, each in the operator's language; none when it can be acted on. */
+function createErrors(form: CreateForm, lang: Lang): CreateErrors {
+  const words = WORDS[lang];
+  const name = form.name.trim();
+  const errors: CreateErrors = {};
+  if (!name || [...name].length > EMPLOYER_NAME_MAX) errors.name = words.nameInvalid;
+  if (!isPlan(form.plan)) errors.plan = words.planInvalid;
+  const email = form.adminEmail.trim();
+  if (email.length > 254 || !EMAIL.test(email)) errors.adminEmail = words.emailInvalid;
+  if (form.language !== "en" && form.language !== "fr") errors.language = words.languageInvalid;
+  return errors;
+}
+
+/** The employer's page's id, or a 404 for anything that cannot be one. */
+function employerIdOf(c: OperatorContext): number {
+  const id = c.req.param("id") ?? "";
+  if (!ID.test(id)) throw new NotFoundError();
+  return Number(id);
+}
+
+export const employerPages = new Hono<OperatorEnv>();
+
+employerPages.get("/operator/employers", async (c) => {
+  const lang = langOf(c);
+  const words = WORDS[lang];
+  const q = (c.req.query("q") ?? "").trim().slice(0, EMPLOYER_NAME_MAX);
+  const results = q ? await searchEmployers(c.env, q, RESULTS) : undefined;
+  const created = c.req.query("created") ?? "";
+  const notice = ID.test(created) ? (c.req.query("unsent") !== undefined ? words.unsentNotice(created) : words.createdNotice(created)) : undefined;
+  return page(c, words.title, <EmployersBody lang={lang} q={q} results={results} notice={notice} form={EMPTY_FORM} />);
+});
+
+employerPages.post("/operator/employers", async (c) => {
+  const lang = langOf(c);
+  const body = await c.req.parseBody();
+  const form: CreateForm = { name: text(body.name), plan: text(body.plan), adminEmail: text(body.adminEmail), language: text(body.language) || "en" };
+  const errors = createErrors(form, lang);
+  if (Object.keys(errors).length > 0) return page(c, WORDS[lang].title, <EmployersBody lang={lang} q="" form={form} errors={errors} />, 422);
+
+  const name = form.name.trim();
+  const plan = form.plan as Plan;
+  const employer = await audited(c, { action: "employer.create", target: "employer:new", note: `${name} (${plan})` }, () => createEmployer(c.env, { name, plan }), (made) => `employer:${made.id}`);
+  const { emailed } = await inviteAdminByOperator(c.env, {
+    employerId: employer.id,
+    employer: employer.name,
+    email: form.adminEmail,
+    language: form.language as Lang,
+    origin: publicOrigin(c),
+    operator: c.get("operator"),
+  });
+  return c.redirect(`/operator/employers?q=${employer.id}&created=${employer.id}${emailed ? "" : "&unsent"}`, 303);
+});
+
+async function employerPage(c: OperatorContext, id: number, plan?: { value: string; error: string }) {
+  const lang = langOf(c);
+  const words = WORDS[lang];
+  const common = COMMON_WORDS[lang];
+  const overview = await employerOverview(c.env, id);
+  if (!overview) throw new NotFoundError();
+  const { employer, jobs, people, reports } = overview;
+  const body: Child = (
+    <>
+      {c.req.query("saved") !== undefined && !plan ? (
+        <p role="status" class="notice">
+          {words.saved}
+        </p>
+      ) : null}
+      <dl>
+        <dt>{words.id}</dt>
+        <dd>{employer.id}</dd>
+        <dt>{words.plan}</dt>
+        <dd>{common.plans[employer.plan]}</dd>
+        <dt>{words.shard}</dt>
+        <dd>{employer.shard}</dd>
+        <dt>{words.created}</dt>
+        <dd>{formatMoment(lang, employer.createdAt * 1000)}</dd>
+        <dt>{words.jobs}</dt>
+        <dd>{words.jobCounts(jobs)}</dd>
+      </dl>
+      <section aria-labelledby="plan-title">
+        <h2 id="plan-title">{words.plan}</h2>
+        <form method="post" action={`/operator/employers/${employer.id}/plan`}>
+          <Field id="plan" label={words.newPlan} error={plan?.error}>
+            {(aria) => <PlanSelect id="plan" lang={lang} value={plan?.value ?? employer.plan} aria={aria} />}
+          </Field>
+          <p>
+            <button type="submit">{words.changePlan}</button>
+          </p>
+        </form>
+      </section>
+      <section aria-labelledby="people-title">
+        <h2 id="people-title">{words.people}</h2>
+        <DataTable
+          caption={words.people}
+          empty={words.noPeople}
+          rows={people}
+          columns={[
+            { header: words.email, cell: (row) => row.email },
+            { header: words.role, cell: (row) => words.roles[row.role] },
+            { header: words.state, cell: (row) => words.states[row.kind === "person" ? "person" : row.status!] },
+            { header: words.since, cell: (row) => formatMoment(lang, row.createdAt) },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="reports-title">
+        <h2 id="reports-title">{words.reports}</h2>
+        <DataTable
+          caption={words.reports}
+          empty={words.noReports}
+          rows={reports}
+          columns={[
+            { header: words.job, cell: (row) => `#${row.jobId} ${row.title ?? common.untitled}` },
+            { header: words.reason, cell: (row) => common.reasons[row.reason] },
+            { header: words.details, cell: (row) => row.details ?? "" },
+            { header: words.reporter, cell: (row) => row.email ?? "" },
+            { header: words.when, cell: (row) => formatMoment(lang, row.createdAt) },
+          ]}
+        />
+      </section>
+    </>
+  );
+  return page(c, `${employer.name} (#${employer.id})`, body, plan ? 422 : 200);
+}
+
+employerPages.get("/operator/employers/:id", (c) => employerPage(c, employerIdOf(c)));
+
+employerPages.post("/operator/employers/:id/plan", async (c) => {
+  const id = employerIdOf(c);
+  const plan = text((await c.req.parseBody()).plan);
+  if (!isPlan(plan)) return employerPage(c, id, { value: plan, error: WORDS[langOf(c)].planInvalid });
+  const employer = await findLiveEmployer(c.env, id);
+  if (!employer) throw new NotFoundError();
+  // The plan it has already: nothing to do, nothing to record.
+  if (employer.plan !== plan) {
+    await audited(c, { action: "employer.plan", target: `employer:${id}`, note: `${employer.plan} → ${plan}` }, async () => {
+      if (!(await changePlan(c.env, id, plan))) throw new NotFoundError();
+    });
+  }
+  return c.redirect(`/operator/employers/${id}?saved`, 303);
+});
