@@ -4,6 +4,7 @@ import { requireSession } from "../accounts/session";
 import { pageHeaders } from "../ui/headers";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
+import { keysPages } from "./keys/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 
@@ -32,3 +33,4 @@ consolePages.onError(consoleError);
 
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
+consolePages.route("/", keysPages);
