@@ -5,6 +5,7 @@ import { pageHeaders } from "../ui/headers";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { keysPages } from "./keys/routes";
+import { peoplePages } from "./people/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 
@@ -34,3 +35,4 @@ consolePages.onError(consoleError);
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
 consolePages.route("/", keysPages);
+consolePages.route("/", peoplePages);
