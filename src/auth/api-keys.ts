@@ -2,9 +2,9 @@
 // base64url; its prefix (the first 12 characters) names it in the console. Made here for the
 // Worker (the console) and for `npm run keys` alike (scripts/lib/employers.mjs imports this file).
 
-export const LIVE_KEY_PREFIX = "jpa_";
+const LIVE_KEY_PREFIX = "jpa_";
 export const TEST_KEY_PREFIX = "jpa_test_";
-export const KEY_PREFIX_LENGTH = 12;
+const KEY_PREFIX_LENGTH = 12;
 
 export function newApiKey({ test = false } = {}): string {
   for (;;) {
