@@ -1,16 +1,11 @@
 // Employers and their API keys, as the key CLI and `npm run dev` create them.
-import { randomBytes } from "node:crypto";
-import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { CREATE_TEST_SPACE_SQL, TEST_KEY_PREFIX, TEST_SPACE_ID_SQL } from "../../src/employers/test-space.ts";
+import { hashApiKey, keyPrefix, keyRecord, newApiKey } from "../../src/auth/api-keys.ts";
+import { CREATE_TEST_SPACE_SQL, TEST_SPACE_ID_SQL } from "../../src/employers/test-space.ts";
 import { shardBinding } from "../../src/shards/identity.ts";
 import { queryEveryShard, shardNumbers } from "./shards.mjs";
 import { KEYS_BINDING, query, sqlString, target, wrangler } from "./wrangler.mjs";
 
 export const PLANS = ["standard", "unlimited"];
-
-export function newApiKey({ test = false } = {}) {
-  return `${test ? TEST_KEY_PREFIX : "jpa_"}${randomBytes(32).toString("base64url")}`;
-}
 
 /**
  * DESIGN 22: where a new employer lives: the shard asked for, or the one with the fewest
@@ -59,10 +54,9 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
   }
   const shard = chooseShard(remote, requested);
   const id = insertEmployer(name, plan, remote, shard);
-  const apiKey = newApiKey({ test });
+  let apiKey;
   try {
-    if (test) await addTestKey(id, shard, remote, apiKey);
-    else await putKey(apiKey, id, remote, { shard });
+    apiKey = test ? await addTestKey(id, shard, remote) : await putKey(id, remote, { shard });
   } catch (error) {
     // D1 and KV cannot share a transaction: undo the employer, so a failure leaves neither half.
     try {
@@ -76,26 +70,36 @@ export async function createEmployerWithKey({ name, plan = "standard", remote = 
 }
 
 /**
- * The key's record in KV (DESIGN 7, 22): its employer, whether it is a test key, and the employer's
- * shard (omitted for 0); and its hash in the shard's list of its employers' keys (api_keys), which
- * moving the employer reads to rewrite the record.
+ * A new key of `employerId` (the console makes them the same way: src/auth/service.ts): its hash
+ * and prefix in the shard's list of its employers' keys (api_keys), which the console lists and
+ * moving the employer reads to rewrite the record; then its record in KV (DESIGN 7, 22): its
+ * employer, whether it is a test key, and the employer's shard (omitted for 0). A prefix already
+ * taken in the employer's space (a test key's holds 18 random bits) gets another key.
  */
-export async function putKey(apiKey, employerId, remote = false, { test = false, shard = 0 } = {}) {
-  const hash = await hashApiKey(apiKey);
-  const record = { employerId, ...(test && { test: true }), ...(shard && { shard }) };
-  query(`INSERT INTO api_keys (hash, employer_id, created_at) VALUES (${sqlString(hash)}, ${Number(employerId)}, ${Date.now()})`, remote, shardBinding(shard));
-  wrangler(["kv", "key", "put", hash, JSON.stringify(record), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+async function putKey(employerId, remote = false, { test = false, shard = 0 } = {}) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const apiKey = newApiKey({ test });
+    const hash = await hashApiKey(apiKey);
+    const listed = query(
+      `INSERT INTO api_keys (hash, employer_id, prefix, created_at) VALUES (${sqlString(hash)}, ${Number(employerId)}, ${sqlString(keyPrefix(apiKey))}, ${Date.now()}) ON CONFLICT DO NOTHING RETURNING hash`,
+      remote,
+      shardBinding(shard),
+    );
+    if (listed.length === 0) continue;
+    wrangler(["kv", "key", "put", hash, JSON.stringify(keyRecord(Number(employerId), { test, shard })), `--binding=${KEYS_BINDING}`, ...target(remote)]);
+    return apiKey;
+  }
+  throw new Error("No free key prefix in 5 attempts.");
 }
 
-/** A test key (new, or `apiKey`) of live employer `employerId`'s test space (in its shard), made when it has none. */
-async function addTestKey(employerId, shard, remote = false, apiKey = newApiKey({ test: true })) {
+/** A new test key of live employer `employerId`'s test space (in its shard), the space made when it has none. */
+async function addTestKey(employerId, shard, remote = false) {
   const id = Number(employerId);
   if (!Number.isSafeInteger(id) || id < 1) throw new Error("--employer must be an employer id.");
   query(CREATE_TEST_SPACE_SQL.replaceAll("?1", String(id)), remote, shardBinding(shard));
   const [space] = query(TEST_SPACE_ID_SQL.replaceAll("?1", String(id)), remote, shardBinding(shard));
   if (!space) throw new Error(`No live employer ${id}.`);
-  await putKey(apiKey, space.id, remote, { test: true, shard });
-  return apiKey;
+  return putKey(space.id, remote, { test: true, shard });
 }
 
 export async function findKey(apiKey, remote = false) {

@@ -109,3 +109,74 @@ export async function endSessions(db: AccountsDatabase, input: { sessionId: stri
 export async function setLanguage(db: AccountsDatabase, personId: number, language: Lang): Promise<void> {
   await run(db, sql`UPDATE people SET language = ${language} WHERE id = ${personId}`);
 }
+
+/** A person of an employer, as the console lists them. */
+export interface Person {
+  id: number;
+  email: string;
+  role: Role;
+  createdAt: number;
+}
+
+/** An invitation not yet accepted and still open. */
+export interface PendingInvitation {
+  email: string;
+  role: Role;
+  invitedBy: string;
+  expiresAt: number;
+}
+
+/** The employer's people and its open invitations, in one round trip. */
+export async function findPeople(db: AccountsDatabase, employerId: number, now: number): Promise<{ people: Person[]; invitations: PendingInvitation[] }> {
+  const [people, invitations] = await batch(db, [
+    sql`SELECT id, email, role, created_at AS createdAt FROM people WHERE employer_id = ${employerId} ORDER BY email, id`,
+    sql`SELECT email, role, invited_by AS invitedBy, expires_at AS expiresAt FROM invitations
+        WHERE employer_id = ${employerId} AND used_at IS NULL AND expires_at > ${now} ORDER BY created_at DESC`,
+  ]);
+  return { people: people.results as unknown as Person[], invitations: invitations.results as unknown as PendingInvitation[] };
+}
+
+/** An invitation, unless the address is one of the employer's people already; whether it was recorded. */
+export async function recordInvitation(db: AccountsDatabase, invitation: Invitation & { tokenHash: string; createdAt: number; expiresAt: number }): Promise<boolean> {
+  const { tokenHash, employerId, email, role, invitedBy, createdAt, expiresAt } = invitation;
+  const result = await run(
+    db,
+    sql`INSERT INTO invitations (token_hash, employer_id, email, role, invited_by, created_at, expires_at)
+        SELECT ${tokenHash}, ${employerId}, ${email}, ${role}, ${invitedBy}, ${createdAt}, ${expiresAt}
+        WHERE NOT EXISTS (SELECT 1 FROM people WHERE employer_id = ${employerId} AND email = ${email})`,
+  );
+  return result.meta.changes === 1;
+}
+
+/** What became of a change to a person: done, no such person of the employer, or refused as it would leave no admin. */
+export type PersonChange = "done" | "not-found" | "last-admin";
+
+/**
+ * The condition, on the person's row `p`, under which it may stop being an admin: it is not one,
+ * or another admin of the employer stays. Inside the writing statement, so that two admins
+ * demoting or removing each other at once cannot both succeed (D1 runs one write at a time).
+ */
+const anotherAdminStays = (personId: number, employerId: number) =>
+  sql`(p.role <> 'admin' OR EXISTS (SELECT 1 FROM people o WHERE o.employer_id = ${employerId} AND o.role = 'admin' AND o.id <> ${personId}))`;
+
+/** One batch: the role changed (unless that leaves no admin), then whether the person is the employer's. */
+export async function updateRole(db: AccountsDatabase, input: { employerId: number; personId: number; role: Role }): Promise<PersonChange> {
+  const { employerId, personId, role } = input;
+  const [updated, found] = await batch(db, [
+    sql`UPDATE people AS p SET role = ${role} WHERE p.id = ${personId} AND p.employer_id = ${employerId} AND (${role} = 'admin' OR ${anotherAdminStays(personId, employerId)})`,
+    sql`SELECT 1 AS found FROM people WHERE id = ${personId} AND employer_id = ${employerId}`,
+  ]);
+  return updated.meta.changes === 1 ? "done" : found.results.length ? "last-admin" : "not-found";
+}
+
+/** One batch: the person's sessions ended and the person removed (unless that leaves no admin), then whether they are still there. */
+export async function deletePerson(db: AccountsDatabase, input: { employerId: number; personId: number }): Promise<PersonChange> {
+  const { employerId, personId } = input;
+  const removable = sql`p.id = ${personId} AND p.employer_id = ${employerId} AND ${anotherAdminStays(personId, employerId)}`;
+  const [, deleted, found] = await batch(db, [
+    sql`DELETE FROM sessions WHERE person_id IN (SELECT p.id FROM people p WHERE ${removable})`,
+    sql`DELETE FROM people AS p WHERE ${removable}`,
+    sql`SELECT 1 AS found FROM people WHERE id = ${personId} AND employer_id = ${employerId}`,
+  ]);
+  return deleted.meta.changes === 1 ? "done" : found.results.length ? "last-admin" : "not-found";
+}

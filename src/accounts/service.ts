@@ -4,15 +4,34 @@ import type { Env } from "../env";
 import { shardDatabase, shardNumbers } from "../shards/bindings";
 import type { Lang } from "../ui/i18n";
 import { createAccountsDatabase } from "./database/client";
-import { signInEmail } from "./email";
-import { findOpenInvitation, findSignInPerson, isSignInLinkOpen, recordSignInLink, setLanguage, useInvitation, useSignInLink, type Invitation } from "./repository";
+import { invitationEmail, signInEmail } from "./email";
+import {
+  deletePerson,
+  findOpenInvitation,
+  findPeople,
+  findSignInPerson,
+  isSignInLinkOpen,
+  recordInvitation,
+  recordSignInLink,
+  setLanguage,
+  updateRole,
+  useInvitation,
+  useSignInLink,
+  type Invitation,
+  type PendingInvitation,
+  type Person,
+  type PersonChange,
+} from "./repository";
 import { ABSOLUTE_MS, newSession } from "./session";
-import { emailKey, hashToken, newToken, SIGN_IN_LINK_MS } from "./tokens";
+import { emailKey, hashToken, INVITATION_MS, newToken, SIGN_IN_LINK_MS, type Role } from "./tokens";
 
 // DESIGN 25, 25a: invitations and sign-in links. Each acceptance is one ACCOUNTS_DB batch (one
 // transaction, src/accounts/repository.ts): the token is marked used only while unused and
 // unexpired, and the person and session are written only by the batch that marked it, so a
-// token works once.
+// token works once. People are changed by admins in the console: one batch each too, in which the
+// employer's last admin stays one.
+
+export type { PendingInvitation, Person, PersonChange } from "./repository";
 
 /** At most this many sign-in emails per address per hour (counted in sign_in_links). */
 export const SIGN_IN_EMAILS_PER_HOUR = 5;
@@ -50,6 +69,17 @@ export async function signInWithLink(env: Env, token: string, now = Date.now()):
   return used ? session.cookie : undefined;
 }
 
+/** An email to send after the answer (waitUntil): a failed send is logged, and the person asks again. */
+function sendLater(env: Env, mail: Parameters<SendEmail["send"]>[0], what: string): () => Promise<void> {
+  return async () => {
+    try {
+      await env.EMAIL.send(mail);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", message: `${what} email not sent`, error: String(error) }));
+    }
+  };
+}
+
 /** DESIGN 25a: the person's console language, remembered. */
 export async function rememberLanguage(env: Env, personId: number, language: Lang): Promise<void> {
   await setLanguage(createAccountsDatabase(env.ACCOUNTS_DB), personId, language);
@@ -70,12 +100,43 @@ export async function requestSignIn(env: Env, input: { email: string; origin: st
   if (!from) return undefined;
   // The link's page speaks the person's language (a query parameter: addresses are the same in both).
   const link = `${input.origin}/employer/sign-in/${token}?lang=${person.language}${input.next ? `&next=${encodeURIComponent(input.next)}` : ""}`;
-  const mail = signInEmail({ language: person.language, to: email, link, from, board: env.BOARD_NAME });
-  return async () => {
-    try {
-      await env.EMAIL.send(mail);
-    } catch (error) {
-      console.error(JSON.stringify({ level: "error", message: "sign-in email not sent", error: String(error) }));
-    }
-  };
+  return sendLater(env, signInEmail({ language: person.language, to: email, link, from, board: env.BOARD_NAME }), "sign-in");
+}
+
+/** DESIGN 25: the employer's people and its invitations still open. */
+export async function peopleOf(env: Env, employerId: number, now = Date.now()): Promise<{ people: Person[]; invitations: PendingInvitation[] }> {
+  return findPeople(createAccountsDatabase(env.ACCOUNTS_DB), employerId, now);
+}
+
+/**
+ * DESIGN 25, 25a: an admin invites someone — single use, 7 days; the email (in the inviter's
+ * language) names the employer and who invited. "person-already" when the address is one of the
+ * employer's people; else the send to wait for after the answer (none without a sender address).
+ */
+export async function invitePerson(
+  env: Env,
+  input: { employerId: number; email: string; role: Role; inviter: { email: string; language: Lang }; origin: string },
+  now = Date.now(),
+): Promise<"person-already" | { send?: () => Promise<void> }> {
+  const token = newToken();
+  const email = emailKey(input.email);
+  const { employerId, role, inviter } = input;
+  const invitation = { tokenHash: await hashToken(token), employerId, email, role, invitedBy: inviter.email, createdAt: now, expiresAt: now + INVITATION_MS };
+  if (!(await recordInvitation(createAccountsDatabase(env.ACCOUNTS_DB), invitation))) return "person-already";
+  const from = env.ACCOUNTS_FROM || env.EMAIL_FROM;
+  if (!from) return {};
+  const employer = (await employerName(env, employerId)) ?? `#${employerId}`;
+  const link = `${input.origin}/employer/invitations/${token}?lang=${inviter.language}`;
+  const mail = invitationEmail({ language: inviter.language, to: email, link, from, board: env.BOARD_NAME, employer, inviter: inviter.email, role });
+  return { send: sendLater(env, mail, "invitation") };
+}
+
+/** DESIGN 25a: a person's role; the employer's last admin stays one. */
+export async function changeRole(env: Env, employerId: number, personId: number, role: Role): Promise<PersonChange> {
+  return updateRole(createAccountsDatabase(env.ACCOUNTS_DB), { employerId, personId, role });
+}
+
+/** DESIGN 25: removes a person of the employer and ends their sessions at once; never the last admin. */
+export async function removePerson(env: Env, employerId: number, personId: number): Promise<PersonChange> {
+  return deletePerson(createAccountsDatabase(env.ACCOUNTS_DB), { employerId, personId });
 }

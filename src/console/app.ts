@@ -7,6 +7,8 @@ import { applicationPages } from "./applications/routes";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
 import { jobPages } from "./jobs/routes";
+import { keysPages } from "./keys/routes";
+import { peoplePages } from "./people/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 import { settingsPages } from "./settings/routes";
@@ -40,6 +42,8 @@ consolePages.route("/", homePage);
 consolePages.route("/", jobPages);
 consolePages.route("/", applicationPages);
 consolePages.route("/", webhookPages).route("/", settingsPages);
+consolePages.route("/", keysPages);
+consolePages.route("/", peoplePages);
 
 // Last: any other console address is the console's own 404 page.
 consolePages.all("/employer/*", () => {

@@ -8,7 +8,7 @@ import { ButtonPage, CONSOLE_WORDS, GonePage, SentPage, SignInPage } from "./sig
 // DESIGN 25, 25a: signing in and out — the sign-in form and its emailed link, invitations, the
 // person's language. A token's GET shows a button and changes nothing; only its POST uses it.
 
-const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
+export const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
 
 /** The pages that answer without a session. */
 export const PUBLIC_PAGES = /^\/employer\/(sign-in(\/[^/]+)?|invitations\/[^/]+)$/;

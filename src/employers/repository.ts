@@ -4,6 +4,7 @@ import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/ou
 import { EMPLOYER_RENAMED } from "../events/types";
 import { EmployerMovedError } from "../shards/locks";
 import type { EmployerSettings, PostingRulesMode } from "./schemas";
+import { CREATE_TEST_SPACE_SQL, TEST_SPACE_ID_SQL } from "./test-space";
 
 /** The employer's settings and their revision (which grows with every change). */
 export interface Employer extends EmployerSettings {
@@ -46,6 +47,13 @@ export function employerStatement(db: Database, id: number): { statement: D1Prep
 export async function findEmployerName(db: Database, id: number): Promise<string | undefined> {
   const [row] = await db.all<{ name: string }>(sql`SELECT name FROM employers WHERE id = ${id} AND moved_to IS NULL AND test_of IS NULL`);
   return row?.name;
+}
+
+/** DESIGN 21: the id of employer `id`'s test space, made first when `open` and it has none; undefined when it has none. */
+export async function findTestSpace(db: Database, id: number, open: boolean): Promise<number | undefined> {
+  const read = db.$client.prepare(TEST_SPACE_ID_SQL).bind(id);
+  const results = open ? await db.$client.batch([db.$client.prepare(CREATE_TEST_SPACE_SQL).bind(id), read]) : [await read.all()];
+  return (results.at(-1)!.results[0] as { id: number } | undefined)?.id;
 }
 
 export async function findEmployer(db: Database, id: number): Promise<Employer | undefined> {

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client";
 import type { RecordedEvent } from "../events/outbox";
 import { ConflictError, NotFoundError } from "../http/problem";
-import { employerStatement, findEmployer, findEmployerName, updateEmployer, type Employer } from "./repository";
+import { employerStatement, findEmployer, findEmployerName, findTestSpace, updateEmployer, type Employer } from "./repository";
 import type { EmployerSettings, EmployerSettingsInput } from "./schemas";
 
 export type { Employer } from "./repository";
@@ -11,6 +11,16 @@ export const employerNameIn = (db: Database, employerId: number): Promise<string
 
 const NOT_FOUND = "Your API key names an employer that no longer exists.";
 const MAX_ATTEMPTS = 20;
+
+/** DESIGN 21: the employer's test space (the employer its jpa_test_ keys name), if it has one. */
+export const testSpaceOf = (db: Database, employerId: number): Promise<number | undefined> => findTestSpace(db, employerId, false);
+
+/** DESIGN 21: the employer's test space, made on first use (as `npm run keys -- create --test` makes it). */
+export async function openTestSpace(db: Database, employerId: number): Promise<number> {
+  const id = await findTestSpace(db, employerId, true);
+  if (id === undefined) throw new NotFoundError(NOT_FOUND);
+  return id;
+}
 
 /** The settings as an answer shows them (the revision is internal). */
 export const settingsOf = ({ revision: _revision, ...settings }: Employer): EmployerSettings => settings;

@@ -8,12 +8,11 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newApiKey } from "../../scripts/lib/employers.mjs";
 import { startDevServer } from "../../scripts/lib/dev-server.mjs";
 import { shardNumbers } from "../../scripts/lib/shards.mjs";
 import { ALERTS_DATABASE, query, sqlString, wrangler } from "../../scripts/lib/wrangler.mjs";
 import { claimShardSql, shardBinding } from "../../src/shards/identity.ts";
-import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { hashApiKey, newApiKey } from "../../src/auth/api-keys.ts";
 import { tokenOf } from "../../src/alerts/tokens.ts";
 
 export const EMAIL_JOB = {

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
-import { hashApiKey } from "../../src/auth/api-keys";
-import { CREATE_TEST_SPACE_SQL, TEST_KEY_PREFIX, TEST_SPACE_ID_SQL } from "../../src/employers/test-space";
+import { hashApiKey, TEST_KEY_PREFIX } from "../../src/auth/api-keys";
+import { CREATE_TEST_SPACE_SQL, TEST_SPACE_ID_SQL } from "../../src/employers/test-space";
 import { assertMatchesContract } from "./contract";
 
 export const BASE = "https://api.test";

@@ -1,9 +1,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { findApiKey, type ApiKeyRecord } from "../../auth/api-keys";
+import { keyUseToRecord } from "../../auth/service";
 import type { AppEnv } from "../../env";
 import { atShard, isShard } from "../../shards/bindings";
 import { followedShard, followMovedEmployer } from "../../shards/follow";
+import { afterResponse } from "../after-response";
 import { UnauthorizedError } from "../problem";
 import { countFailedAuthentication } from "./rate-limit";
 
@@ -42,4 +44,8 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   // A record cached before its employer moved routes here; an answer that found nothing of the
   // employer's is checked against its row, and served again where it lives (src/shards/follow.ts).
   await followMovedEmployer(c, followed, caller.employerId);
+  // DESIGN 25: the hour the key was last used, for the console; after the answer, at most once an
+  // hour per key per isolate (and then only if no isolate recorded it), in the shard that served.
+  const record = keyUseToRecord(c.env.DB, c.req.header("API-Key")!.trim());
+  if (record) afterResponse(c, record(), "API key use not recorded");
 });
