@@ -9,6 +9,7 @@ import type { Role } from "./tokens";
 const WORDS = {
   en: {
     board: "the job board",
+    team: (board: string) => `The team of ${board}`,
     subject: (board: string) => `Sign in to ${board}`,
     body: "Open this link to sign in to the employer console. It works once, within 15 minutes:",
     ignore: "If you did not ask to sign in, ignore this email: nothing happens without the link.",
@@ -19,6 +20,7 @@ const WORDS = {
   },
   fr: {
     board: "le site d'emploi",
+    team: (board: string) => `L'équipe de ${board}`,
     subject: (board: string) => `Connexion à ${board}`,
     body: "Ouvrez ce lien pour vous connecter à la console employeur. Il fonctionne une fois, dans les 15 minutes :",
     ignore: "Si vous n'avez pas demandé à vous connecter, ignorez ce courriel : rien ne se passe sans le lien.",
@@ -47,35 +49,9 @@ export function signInEmail(input: { language: Lang; to: string; link: string; f
   return consoleEmail({ ...input, subject: words.subject(input.board || words.board), body: words.body, ignore: words.ignore });
 }
 
-export function invitationEmail(input: { language: Lang; to: string; link: string; from: string; board?: string; employer: string; inviter: string; role: Role }) {
+/** `inviter`: the admin who invited; absent, the board's team (an operator's invitation, DESIGN 26). */
+export function invitationEmail(input: { language: Lang; to: string; link: string; from: string; board?: string; employer: string; inviter?: string; role: Role }) {
   const words = WORDS[input.language];
-  return consoleEmail({ ...input, subject: words.inviteSubject(input.employer), body: words.inviteBody(input.inviter, input.employer, input.role), ignore: words.inviteIgnore });
-}
-
-const INVITATION_WORDS = {
-  en: {
-    subject: (employer: string) => `You are invited to ${employer}'s employer console`,
-    body: (employer: string, board: string, role: string) => `The team of ${board} invites you to ${employer}'s employer console as ${role}. Open this link to accept; it works once, within 7 days:`,
-    roles: { admin: "an administrator", recruiter: "a recruiter" },
-    ignore: "If you did not expect this invitation, ignore this email: nothing happens without the link.",
-  },
-  fr: {
-    subject: (employer: string) => `Invitation à la console employeur de ${employer}`,
-    body: (employer: string, board: string, role: string) => `L'équipe de ${board} vous invite à la console employeur de ${employer} à titre ${role}. Ouvrez ce lien pour accepter; il fonctionne une fois, dans les 7 jours :`,
-    roles: { admin: "d'administrateur", recruiter: "de recruteur" },
-    ignore: "Si vous n'attendiez pas cette invitation, ignorez ce courriel : rien ne se passe sans le lien.",
-  },
-} as const;
-
-/** DESIGN 25: an invitation names the employer and who invited (here the board's team: the operator, DESIGN 26). */
-export function invitationEmail(input: { language: Lang; to: string; link: string; from: string; employer: string; role: "admin" | "recruiter"; board?: string }) {
-  const words = INVITATION_WORDS[input.language];
-  const board = input.board || WORDS[input.language].board;
-  const subject = headerValue(words.subject(input.employer));
-  const body = words.body(input.employer, board, words.roles[input.role]);
-  const text = [body, input.link, "", words.ignore].join("\n");
-  const html = `<!DOCTYPE html><html lang="${input.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>
-<p>${escapeHtml(body)} <a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p>
-<p>${escapeHtml(words.ignore)}</p></body></html>`;
-  return { from: { email: headerValue(input.from), name: headerValue(board) }, to: headerValue(input.to), subject, text, html, headers: { "Content-Language": input.language } };
+  const inviter = input.inviter ?? words.team(input.board || words.board);
+  return consoleEmail({ ...input, subject: words.inviteSubject(input.employer), body: words.inviteBody(inviter, input.employer, input.role), ignore: words.inviteIgnore });
 }
