@@ -4,6 +4,7 @@ import { requireSession } from "../accounts/session";
 import { pageHeaders } from "../ui/headers";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
+import { loadsPasskeysScript, passkeyPages } from "./passkeys/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 
@@ -18,7 +19,8 @@ export const consolePages = new Hono<ConsoleEnv>();
 // After the answer is made, so that every one has them — redirects, 403s and errors included.
 consolePages.use("/employer/*", async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(pageHeaders({ private: true }))) c.res.headers.set(name, value);
+  const scripts = loadsPasskeysScript(c.req.path) ? ["'self'"] : undefined;
+  for (const [name, value] of Object.entries(pageHeaders({ private: true, scripts }))) c.res.headers.set(name, value);
 });
 consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {
   // A POST of no form type (which hono/csrf lets by) still needs our own Origin when it names one.
@@ -30,5 +32,7 @@ consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? ne
 consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? next() : inEmployerShard(c, next)));
 consolePages.onError(consoleError);
 
+// Before sign-in's routes: /employer/sign-in/passkey is not a sign-in link's token.
+consolePages.route("/", passkeyPages);
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
