@@ -243,6 +243,8 @@ describe("every console answer (DESIGN 25)", () => {
     ];
     for (const res of answers) {
       expect(res.headers.get("Cache-Control")).toBe("no-store");
+      // Browsers then send the console's own Origin with its POSTs (no-referrer makes it `null`), and no Referer elsewhere.
+      expect(res.headers.get("Referrer-Policy")).toBe("same-origin");
       const csp = res.headers.get("Content-Security-Policy")!;
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain("unsafe-inline");

@@ -21,6 +21,9 @@ consolePages.use("/employer/*", async (c, next) => {
   await next();
   const scripts = loadsPasskeysScript(c.req.path) ? ["'self'"] : undefined;
   for (const [name, value] of Object.entries(pageHeaders({ private: true, scripts }))) c.res.headers.set(name, value);
+  // Not no-referrer: under it browsers send `Origin: null` with the console's own POSTs, which the
+  // Origin check refuses. Under same-origin they send the real one, and no Referer leaves the site.
+  c.res.headers.set("Referrer-Policy", "same-origin");
 });
 consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {
   // A POST of no form type (which hono/csrf lets by) still needs our own Origin when it names one.
