@@ -166,6 +166,18 @@ describe("adding passkeys (DESIGN 25: a person adds passkeys once signed in)", (
     expect(html).toContain('aria-label="Remove Work laptop"');
   });
 
+  it("keeps only WebAuthn's transport hints of the browser's credential", async () => {
+    const employer = await createEmployer();
+    const email = address();
+    const cookie = await signedIn(employer.employerId, email);
+    const options = await (await call("/employer/passkeys/options", { cookie, json: {} })).json<Options & { user: { id: string } }>();
+    const credential = await (await Authenticator.make()).register(options);
+    const given = { ...credential, response: { ...credential.response, transports: ["hybrid", "teleport", 5, "usb"] } };
+    expect((await call("/employer/passkeys", { cookie, json: { credential: given } })).status).toBe(201);
+    expect((await passkeyRows(email))[0].transports).toBe('["hybrid","usb"]');
+    expect((await call("/employer/passkeys/options", { cookie, json: {} })).status).toBe(200);
+  });
+
   it("a passkey with no name gets one in the person's language; a name over 60 characters: 400, nothing stored", async () => {
     const employer = await createEmployer();
     const email = address();

@@ -1,4 +1,4 @@
-import type { AuthenticationResponseJSON, AuthenticatorTransport, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { Env } from "../env";
 import { ConflictError, ProblemError } from "../http/problem";
 import { createAccountsDatabase } from "./database/client";
@@ -11,11 +11,11 @@ import { hashToken } from "./tokens";
 // credentials). Each challenge is stored (as its SHA-256) for 5 minutes and used up by the first
 // answer that names it, before anything is verified: a replayed answer finds it gone.
 
-/** Loaded on first use: its certificate and ASN.1 code (about 90 KB gzip) is run only by the requests that verify passkeys. */
+/** Loaded on first use: its certificate and ASN.1 code (about 100 KB gzip of the bundle) runs only in requests about passkeys. */
 const webauthn = () => Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]);
 
 export const CHALLENGE_MS = 5 * 60_000;
-/** Passkeys need the person's device unlocked where it can be (fingerprint, face, PIN); a key without it still works. */
+/** The device checks that it is its person (fingerprint, face, PIN) where it can; a security key that cannot still works. */
 const USER_VERIFICATION = "preferred";
 
 /** The console as WebAuthn names it: the relying party's id (the host name), its name, and the origins its pages are served from. */
@@ -35,7 +35,10 @@ class PasskeyNotAcceptedError extends ProblemError {
   }
 }
 
-const parseTransports = (json: string) => JSON.parse(json) as AuthenticatorTransport[];
+const TRANSPORTS = ["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"];
+const parseTransports = (json: string) => JSON.parse(json) as string[];
+/** The browser's transport hints, as far as they are WebAuthn's (they come back in later options). */
+const transportsOf = (given: unknown) => (Array.isArray(given) ? given.filter((transport) => TRANSPORTS.includes(transport)) : []);
 
 export async function listPasskeys(env: Env, personId: number): Promise<PasskeyListing[]> {
   const passkeys = await passkeysOf(createAccountsDatabase(env.ACCOUNTS_DB), personId);
@@ -106,7 +109,7 @@ export async function addPasskey(env: Env, personId: number, rp: RelyingParty, i
     credentialId: credential.id,
     publicKey: isoBase64URL.fromBuffer(credential.publicKey),
     counter: credential.counter,
-    transports: JSON.stringify(input.credential.response.transports ?? []),
+    transports: JSON.stringify(transportsOf(input.credential.response.transports)),
     name: input.name,
     createdAt: now,
   });

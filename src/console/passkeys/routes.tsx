@@ -44,6 +44,7 @@ function credentialOf<T>(body: Record<string, unknown>): T {
 const exchanges = new Hono<ConsoleEnv>();
 exchanges.onError(handleError);
 
+// Every exchange is a JSON POST, even with nothing to say: no cross-site form can send one.
 exchanges.post("/employer/passkeys/options", async (c) => {
   await jsonBody(c);
   const person = c.get("person");
@@ -59,15 +60,18 @@ exchanges.post("/employer/passkeys", async (c) => {
   return c.json({ next: "/employer/passkeys?added" }, 201);
 });
 
-// Each sign-in starts here: the per-client limit of the sign-in form (DESIGN 25), a key of its own.
+/** The per-client limit of the sign-in form (DESIGN 25), a key of its own: both steps of a sign-in count. */
+const limitSignIns = (c: ConsoleContext) => enforce(c.env.APPLY_RATE_LIMITER, `console-passkey:${clientAddress(c)}`);
+
 exchanges.post("/employer/sign-in/passkey/options", async (c) => {
   await jsonBody(c);
-  await enforce(c.env.APPLY_RATE_LIMITER, `console-passkey:${clientAddress(c)}`);
+  await limitSignIns(c);
   return c.json(await authenticationOptions(c.env, relyingParty(c)));
 });
 
 exchanges.post("/employer/sign-in/passkey", async (c) => {
   const body = await jsonBody(c);
+  await limitSignIns(c);
   const cookie = await signInWithPasskey(c.env, relyingParty(c), credentialOf<AuthenticationResponseJSON>(body));
   setSessionCookie(c, cookie);
   return c.json({ next: safeNext(body.next) ?? "/employer" });
