@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Lang } from "../ui/i18n";
-import { batch, first, run, type AccountsDatabase } from "./database/client";
+import { all, batch, first, run, type AccountsDatabase } from "./database/client";
 import type { Role } from "./tokens";
 
 // The one repository of the employer console's accounts (DESIGN 25, 25a): every read and write
-// of ACCOUNTS_DB (people, invitations, sessions, sign-in links). Tokens and session ids come here already hashed. Each acceptance is one batch (one
+// of ACCOUNTS_DB (people, invitations, sessions, sign-in links, passkeys and their challenges). Tokens and session ids come here already hashed. Each acceptance is one batch (one
 // transaction): the token is marked used only while unused and unexpired, and the person and
 // session are written only by the batch that marked it, so a token works once.
 
@@ -169,14 +169,104 @@ export async function updateRole(db: AccountsDatabase, input: { employerId: numb
   return updated.meta.changes === 1 ? "done" : found.results.length ? "last-admin" : "not-found";
 }
 
-/** One batch: the person's sessions ended and the person removed (unless that leaves no admin), then whether they are still there. */
+/** One batch: the person's sessions ended, their passkeys gone and the person removed (unless that leaves no admin), then whether they are still there. */
 export async function deletePerson(db: AccountsDatabase, input: { employerId: number; personId: number }): Promise<PersonChange> {
   const { employerId, personId } = input;
   const removable = sql`p.id = ${personId} AND p.employer_id = ${employerId} AND ${anotherAdminStays(personId, employerId)}`;
-  const [, deleted, found] = await batch(db, [
+  const [, , deleted, found] = await batch(db, [
     sql`DELETE FROM sessions WHERE person_id IN (SELECT p.id FROM people p WHERE ${removable})`,
+    sql`DELETE FROM passkeys WHERE person_id IN (SELECT p.id FROM people p WHERE ${removable})`,
     sql`DELETE FROM people AS p WHERE ${removable}`,
     sql`SELECT 1 AS found FROM people WHERE id = ${personId} AND employer_id = ${employerId}`,
   ]);
   return deleted.meta.changes === 1 ? "done" : found.results.length ? "last-admin" : "not-found";
+}
+
+
+/** A passkey as its person sees it listed, with what the browser needs to tell it apart when adding another. */
+export interface PasskeyOfPerson {
+  id: number;
+  name: string;
+  credentialId: string;
+  transports: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** A passkey of a person who still exists: what verifies its signature. */
+export interface StoredPasskey {
+  id: number;
+  personId: number;
+  publicKey: string;
+  counter: number;
+  transports: string;
+}
+
+/** The person's passkeys, oldest first. */
+export function passkeysOf(db: AccountsDatabase, personId: number): Promise<PasskeyOfPerson[]> {
+  return all<PasskeyOfPerson>(
+    db,
+    sql`SELECT id, name, credential_id AS credentialId, transports, created_at AS createdAt, last_used_at AS lastUsedAt FROM passkeys WHERE person_id = ${personId} ORDER BY id`,
+  );
+}
+
+/** Stores a verified passkey; false when its credential is stored already (for anyone). */
+export async function storePasskey(
+  db: AccountsDatabase,
+  passkey: { personId: number; credentialId: string; publicKey: string; counter: number; transports: string; name: string; createdAt: number },
+): Promise<boolean> {
+  const { personId, credentialId, publicKey, counter, transports, name, createdAt } = passkey;
+  const result = await run(
+    db,
+    sql`INSERT INTO passkeys (person_id, credential_id, public_key, counter, transports, name, created_at)
+        VALUES (${personId}, ${credentialId}, ${publicKey}, ${counter}, ${transports}, ${name}, ${createdAt}) ON CONFLICT (credential_id) DO NOTHING`,
+  );
+  return result.meta.changes === 1;
+}
+
+/** Removes one of the person's passkeys; false when they have none of that id. */
+export async function deletePasskey(db: AccountsDatabase, personId: number, id: number): Promise<boolean> {
+  const result = await run(db, sql`DELETE FROM passkeys WHERE id = ${id} AND person_id = ${personId}`);
+  return result.meta.changes === 1;
+}
+
+/** The passkey of a credential id, while its person exists. */
+export function findPasskey(db: AccountsDatabase, credentialId: string): Promise<StoredPasskey | undefined> {
+  return first<StoredPasskey>(
+    db,
+    sql`SELECT k.id, k.person_id AS personId, k.public_key AS publicKey, k.counter, k.transports FROM passkeys k JOIN people p ON p.id = k.person_id WHERE k.credential_id = ${credentialId}`,
+  );
+}
+
+/**
+ * One batch: the passkey's counter moved on (only from the value it was verified against, so two
+ * sign-ins racing on one counter make one session), then a session for its person. Whether the
+ * session was written.
+ */
+export async function useWithPasskey(db: AccountsDatabase, input: { id: number; counterWas: number; counter: number; now: number; session: NewSession }): Promise<boolean> {
+  const { id, counterWas, counter, now, session } = input;
+  const results = await batch(db, [
+    sql`UPDATE passkeys SET counter = ${counter}, last_used_at = ${now} WHERE id = ${id} AND counter = ${counterWas}`,
+    sql`INSERT INTO sessions (id, person_id, created_at, last_used_at, expires_at)
+        SELECT ${session.id}, k.person_id, ${now}, ${now}, ${session.expiresAt} FROM passkeys k JOIN people p ON p.id = k.person_id
+        WHERE k.id = ${id} AND k.counter = ${counter} AND k.last_used_at = ${now}`,
+  ]);
+  return results[1].meta.changes === 1;
+}
+
+/** One batch: challenges past their time go, this one is kept until `expiresAt`. */
+export async function recordChallenge(db: AccountsDatabase, challenge: { hash: string; purpose: "register" | "sign-in"; personId: number | null; now: number; expiresAt: number }): Promise<void> {
+  await batch(db, [
+    sql`DELETE FROM passkey_challenges WHERE expires_at <= ${challenge.now}`,
+    sql`INSERT INTO passkey_challenges (challenge_hash, purpose, person_id, expires_at) VALUES (${challenge.hash}, ${challenge.purpose}, ${challenge.personId}, ${challenge.expiresAt})`,
+  ]);
+}
+
+/** Uses a challenge up: true once, while it is unexpired and was handed out for this purpose and person. */
+export async function useChallenge(db: AccountsDatabase, challenge: { hash: string; purpose: "register" | "sign-in"; personId: number | null; now: number }): Promise<boolean> {
+  const result = await run(
+    db,
+    sql`DELETE FROM passkey_challenges WHERE challenge_hash = ${challenge.hash} AND purpose = ${challenge.purpose} AND person_id IS ${challenge.personId} AND expires_at > ${challenge.now}`,
+  );
+  return result.meta.changes === 1;
 }

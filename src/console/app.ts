@@ -9,6 +9,7 @@ import { homePage } from "./home";
 import { jobPages } from "./jobs/routes";
 import { keysPages } from "./keys/routes";
 import { peoplePages } from "./people/routes";
+import { loadsPasskeysScript, passkeyPages } from "./passkeys/routes";
 import { consoleError } from "./render";
 import { PUBLIC_PAGES, signInPages } from "./sign-in";
 import { settingsPages } from "./settings/routes";
@@ -25,7 +26,8 @@ export const consolePages = new Hono<ConsoleEnv>();
 // After the answer is made, so that every one has them — redirects, 403s and errors included.
 consolePages.use("/employer/*", async (c, next) => {
   await next();
-  for (const [name, value] of Object.entries(pageHeaders({ private: true, checkedPosts: true }))) c.res.headers.set(name, value);
+  const scripts = loadsPasskeysScript(c.req.path) ? ["'self'"] : undefined;
+  for (const [name, value] of Object.entries(pageHeaders({ private: true, checkedPosts: true, scripts }))) c.res.headers.set(name, value);
 });
 consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {
   // A POST of no form type (which hono/csrf lets by) still needs our own Origin when it names one.
@@ -37,6 +39,8 @@ consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? ne
 consolePages.use("/employer/*", (c, next) => (PUBLIC_PAGES.test(c.req.path) ? next() : inEmployerShard(c, next)));
 consolePages.onError(consoleError);
 
+// Before sign-in's routes: /employer/sign-in/passkey is not a sign-in link's token.
+consolePages.route("/", passkeyPages);
 consolePages.route("/", signInPages);
 consolePages.route("/", homePage);
 consolePages.route("/", jobPages);

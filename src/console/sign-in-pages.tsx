@@ -1,6 +1,7 @@
 import { Field } from "../ui/fields";
 import type { Lang } from "../ui/i18n";
 import type { Role } from "../accounts/tokens";
+import { PasskeySignIn } from "./passkeys/pages";
 import { ConsolePage } from "./shell";
 
 // DESIGN 25, 25a: the console's pages before sign-in — sign-in, invitations — in the console's
@@ -66,6 +67,7 @@ export function SignInPage(props: { lang: Lang; address: string; switchTo: strin
         </Field>
         <button type="submit">{words.sendLink}</button>
       </form>
+      <PasskeySignIn lang={props.lang} next={props.next} />
     </ConsolePage>
   );
 }

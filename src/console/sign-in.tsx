@@ -11,7 +11,7 @@ import { ButtonPage, CONSOLE_WORDS, GonePage, SentPage, SignInPage } from "./sig
 export const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
 
 /** The pages that answer without a session. */
-export const PUBLIC_PAGES = /^\/employer\/(sign-in(\/[^/]+)?|invitations\/[^/]+)$/;
+export const PUBLIC_PAGES = /^\/employer\/(sign-in(\/[^/]+|\/passkey\/options)?|invitations\/[^/]+)$/;
 
 export const signInPages = new Hono<ConsoleEnv>();
 

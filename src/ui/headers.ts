@@ -7,6 +7,8 @@ import type { Context } from "hono";
 interface PageHeaderOptions {
   /** The one origin whose script and frame a page may load (Turnstile's, on a form that asks for it). */
   scriptsFrom?: string;
+  /** The script sources of a page that runs the site's own files (`'self'`: the console's passkey script). */
+  scripts?: string[];
   /** The page loads the site's stylesheet and icon (every page of the shell does); false for a bare page. */
   assets?: boolean;
   /**
@@ -22,10 +24,15 @@ interface PageHeaderOptions {
   checkedPosts?: boolean;
 }
 
-export function contentSecurityPolicy({ scriptsFrom, assets = true }: Pick<PageHeaderOptions, "scriptsFrom" | "assets"> = {}): string {
+export function contentSecurityPolicy({ scriptsFrom, scripts = [], assets = true }: Pick<PageHeaderOptions, "scriptsFrom" | "scripts" | "assets"> = {}): string {
   const origin = scriptsFrom ? ` ${scriptsFrom}` : "";
   const loads = assets ? `style-src 'self'; img-src 'self'; connect-src 'self'${origin}; ` : "";
-  return `default-src 'none'; ${loads}form-action 'self'; frame-ancestors 'none'; base-uri 'none'` + (origin ? `; script-src${origin}; frame-src${origin}` : "");
+  const scriptSources = [...scripts, ...(scriptsFrom ? [scriptsFrom] : [])];
+  return (
+    `default-src 'none'; ${loads}form-action 'self'; frame-ancestors 'none'; base-uri 'none'` +
+    (scriptSources.length ? `; script-src ${scriptSources.join(" ")}` : "") +
+    (origin ? `; frame-src${origin}` : "")
+  );
 }
 
 /** A page's headers, as a record: its Content-Security-Policy (no inline script, never framed), its Referrer-Policy. */

@@ -14,15 +14,18 @@ export const SESSION_COOKIE = "__Host-jpa_session";
 export const sentMail: { to: string; subject: string; text: string }[] = [];
 const recordingEmail = { send: async (mail: { to: string; subject: string; text: string }) => void sentMail.push(mail) } as unknown as SendEmail;
 
-/** One request to the Worker; a POST carries the console's own Origin unless told another, and `form` as pairs repeats a field. */
-export async function call(path: string, init: { method?: string; cookie?: string; origin?: string | null; form?: Record<string, string> | [string, string][]; headers?: Record<string, string> } = {}) {
-  const method = init.method ?? (init.form ? "POST" : "GET");
+/** One request to the Worker; a POST carries the console's own Origin unless told another, and its `form` (pairs repeat a field) or `json` as its body. */
+export async function call(path: string, init: { method?: string; cookie?: string; origin?: string | null; form?: Record<string, string> | [string, string][]; json?: unknown; headers?: Record<string, string> } = {}) {
+  const method = init.method ?? (init.form || init.json !== undefined ? "POST" : "GET");
   const headers = new Headers(init.headers);
   if (init.cookie) headers.set("Cookie", `${SESSION_COOKIE}=${init.cookie}`);
   const origin = init.origin === undefined ? BASE : init.origin;
   if (method === "POST" && origin !== null) headers.set("Origin", origin);
   let body: string | undefined;
-  if (method === "POST") {
+  if (method === "POST" && init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  } else if (method === "POST") {
     headers.set("Content-Type", "application/x-www-form-urlencoded");
     body = new URLSearchParams(init.form ?? {}).toString();
   }

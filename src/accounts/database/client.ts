@@ -14,6 +14,11 @@ export async function first<T>(db: Database, query: SQL): Promise<T | undefined>
   return (await toStatement(db, query).first<T>()) ?? undefined;
 }
 
+/** Every row. */
+export async function all<T>(db: AccountsDatabase, query: SQL): Promise<T[]> {
+  return (await toStatement(db, query).all<T>()).results;
+}
+
 export async function run(db: AccountsDatabase, query: SQL): Promise<D1Result> {
   return toStatement(db, query).run();
 }

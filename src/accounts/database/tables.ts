@@ -90,3 +90,44 @@ export const audit = sqliteTable(
   },
   (table) => [index("audit_at").on(table.at)],
 );
+
+/**
+ * DESIGN 25: a person's passkey (a WebAuthn credential). The private key stays on the person's
+ * device; this is what verifies its signatures. `id` names it in the console's addresses.
+ */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    personId: integer("person_id").notNull(),
+    /** The credential's id, base64url, as the browser names it when signing in. */
+    credentialId: text("credential_id").notNull(),
+    /** The credential's COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    /** The authenticator's signature counter as last seen (0 for authenticators that keep none). */
+    counter: integer("counter").notNull(),
+    /** JSON array of the browser's transport hints (internal, hybrid, usb, …), handed back when adding another. */
+    transports: text("transports").notNull(),
+    /** The person's name for it (e.g. "Work laptop"). */
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (table) => [uniqueIndex("passkeys_credential").on(table.credentialId), index("passkeys_person").on(table.personId)],
+);
+
+/**
+ * A WebAuthn challenge the console handed out: single use, 5 minutes. `person_id` is the person
+ * adding a passkey; null for a sign-in (no one is named before it).
+ */
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    challengeHash: text("challenge_hash").primaryKey(),
+    /** register | sign-in. */
+    purpose: text("purpose").notNull(),
+    personId: integer("person_id"),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("passkey_challenges_expiry").on(table.expiresAt)],
+);
