@@ -146,7 +146,7 @@ try {
   const focusVisible = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle !== "none");
   check("keyboard: the focused button shows its focus", focusVisible);
   await page.keyboard.press("Enter");
-  await page.waitForURL(/\/employer\/jobs\/\d+$/);
+  await page.waitForURL(/\/employer\/jobs\/\d+(\?saved)?$/);
   const keyboardJob = Number(new URL(page.url()).pathname.split("/").at(-1));
   const made = await site.api(`/jobs/${keyboardJob}`);
   check("keyboard alone: the job is saved, as the API shows it", made.status === 200 && made.body.title === "Keyboard Clerk" && made.body.locations?.[0]?.description === "Toronto, ON", JSON.stringify(made).slice(0, 300));
@@ -159,7 +159,7 @@ try {
   await plain.fill("#description", "<p>No script needed.</p>");
   await plain.check('input[name="category"][value="1"]');
   await plain.getByRole("button", { name: "Save", exact: true }).click();
-  await plain.waitForURL(/\/employer\/jobs\/\d+$/);
+  await plain.waitForURL(/\/employer\/jobs\/\d+(\?saved)?$/);
   const plainJob = await site.api(`/jobs/${new URL(plain.url()).pathname.split("/").at(-1)}`);
   check("JavaScript off: a job made through the form", plainJob.status === 200 && plainJob.body.title === "Scriptless Clerk", JSON.stringify(plainJob).slice(0, 300));
 
@@ -203,7 +203,12 @@ try {
     // With errors shown: a job form saved empty, a webhook with a broken address.
     await page.goto(`${site.origin}/employer/jobs/new`);
     const [saved] = await Promise.all([page.waitForResponse((res) => res.request().method() === "POST"), page.locator("form button[type=submit]").filter({ hasText: lang === "en" ? "Save" : "Enregistrer" }).first().click()]);
-    check(`a job form saved empty (${lang}): 422, each message tied to its field`, saved.status() === 422 && (await page.getAttribute("#title", "aria-invalid")) === "true");
+    await page.waitForLoadState("load");
+    // Each broken field names its message, which is on the page.
+    const invalid = await page.locator("[aria-invalid=true]").evaluateAll((controls) =>
+      controls.map((control) => [control.id, (control.getAttribute("aria-describedby") ?? "").split(" ").some((id) => document.getElementById(id)?.classList.contains("error"))]),
+    );
+    check(`a job form saved empty (${lang}): 422, each message tied to its field`, saved.status() === 422 && invalid.length >= 2 && invalid.every(([, tied]) => tied), `${saved.status()} ${JSON.stringify(invalid)}`);
     await checked(page, `a job form with its errors (${lang})`, await saved.text());
     if (lang === "en") await shot(page, "console-job-errors.png");
     await page.goto(`${site.origin}/employer/webhooks`);
