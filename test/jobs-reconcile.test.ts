@@ -71,7 +71,7 @@ describe("POST /api/v1.1/jobs/reconcile (DESIGN 21)", () => {
     const res = await reconcile(employer, { referenceIds: ["KEEP-1", "KEEP-2"], action: "delete" });
     expect(await res.json()).toEqual({ affected: [{ id: stale.id, referenceId: "STALE-1" }], count: 1 });
     expect((await request(`/jobs/${stale.id}`, { apiKey: employer.apiKey })).status).toBe(404);
-    expect((await eventsOf(stale.id)).at(-1)).toEqual({ type: "job.deleted", data: { job: { id: stale.id, referenceId: "STALE-1" } } });
+    expect((await eventsOf(stale.id)).at(-1)).toEqual({ type: "job.deleted", data: { job: { id: stale.id, referenceId: "STALE-1" }, actor: { type: "key" } } });
   });
 
   it("validateOnly=true answers what would change and changes nothing", async () => {

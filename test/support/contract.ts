@@ -107,17 +107,13 @@ export const PAGES_OUTSIDE_THE_DOCUMENT = new Set([
   "GET /fr/alertes/verifiez-vos-courriels",
   ...["confirm", "decline", "unsubscribe", "manage"].flatMap((page) => [`GET /alerts/${page}/:token`, `POST /alerts/${page}/:token`]),
   "GET /alerts/feed/:token",
-  // DESIGN 25a: the employer console's pages (src/console/), for people, not integrations.
-  "GET /employer",
-  "POST /employer/language",
-  "POST /employer/sign-out",
-  "GET /employer/sign-in",
-  "POST /employer/sign-in",
-  "GET /employer/sign-in/:token",
-  "POST /employer/sign-in/:token",
-  "GET /employer/invitations/:token",
-  "POST /employer/invitations/:token",
 ]);
+
+/**
+ * DESIGN 25, 26: the consoles' pages (src/console/, src/operator/), their scripts, and the dev
+ * stand-in of Access under /cdn-cgi/access/: for people, not integrations.
+ */
+export const CONSOLE_PAGES = /^\/(employer|operator)(\/|$)|^\/cdn-cgi\/access\/|^\/assets\/passkeys\./;
 
 export class ContractError extends Error {
   constructor(label: string, problem: string) {
