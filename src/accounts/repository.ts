@@ -109,3 +109,8 @@ export async function endSessions(db: AccountsDatabase, input: { sessionId: stri
 export async function setLanguage(db: AccountsDatabase, personId: number, language: Lang): Promise<void> {
   await run(db, sql`UPDATE people SET language = ${language} WHERE id = ${personId}`);
 }
+
+/** An employer's admins, oldest first, at most `limit` (people_employer_email's employer prefix). */
+export function findAdmins(db: AccountsDatabase, employerId: number, limit: number): Promise<{ email: string; language: Lang }[]> {
+  return db.all(sql`SELECT email, language FROM people WHERE employer_id = ${employerId} AND role = 'admin' ORDER BY id LIMIT ${limit}`);
+}

@@ -5,7 +5,7 @@ import { shardDatabase, shardNumbers } from "../shards/bindings";
 import type { Lang } from "../ui/i18n";
 import { createAccountsDatabase } from "./database/client";
 import { signInEmail } from "./email";
-import { findOpenInvitation, findSignInPerson, isSignInLinkOpen, recordSignInLink, setLanguage, useInvitation, useSignInLink, type Invitation } from "./repository";
+import { findAdmins, findOpenInvitation, findSignInPerson, isSignInLinkOpen, recordSignInLink, setLanguage, useInvitation, useSignInLink, type Invitation } from "./repository";
 import { ABSOLUTE_MS, newSession } from "./session";
 import { emailKey, hashToken, newToken, SIGN_IN_LINK_MS } from "./tokens";
 
@@ -21,6 +21,14 @@ export const SIGN_IN_EMAILS_PER_HOUR = 5;
 export async function employerName(env: Env, employerId: number): Promise<string | undefined> {
   const names = await Promise.all(shardNumbers(env).map((shard) => employerNameIn(createDatabase(shardDatabase(env, shard)), employerId)));
   return names.find((name) => name !== undefined);
+}
+
+/** Admins told of an operator's act at most (DESIGN 26): an employer has a handful. */
+const ADMINS_TOLD = 50;
+
+/** DESIGN 26: the employer's admins, each with the console language they chose, to tell of an operator's act. */
+export function employerAdmins(env: Pick<Env, "ACCOUNTS_DB">, employerId: number): Promise<{ email: string; language: Lang }[]> {
+  return findAdmins(createAccountsDatabase(env.ACCOUNTS_DB), employerId, ADMINS_TOLD);
 }
 
 /** An invitation that may still be accepted, or undefined (unknown, used or expired). */

@@ -6,6 +6,7 @@ import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/ou
 import { windowOf, type Chunk, type ChunkWork } from "../db/windows";
 import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
 import { ofUnlockedEmployer } from "../shards/locks";
+import { suspensionGuard } from "../employers/suspension";
 
 export type ApplicationRecord = typeof applications.$inferSelect;
 /** An application as read for an answer: its row, the emails sent to the applicant (JSON) and how often it moved. */
@@ -74,6 +75,8 @@ export interface Move {
   emailsSkipped: boolean;
   /** Withdrawn: the résumé goes (its key is recorded for deletion in the same batch). */
   dropResume: string | null;
+  /** The applicant's own withdrawal (through their link): not refused while the employer is suspended. */
+  byApplicant: boolean;
 }
 
 /** A move's statements: one atomic batch, stopped by the guard when the application changed meanwhile. */
@@ -81,6 +84,8 @@ function moveStatements(db: Database, move: Move) {
   const where = sql`id = ${move.id} AND employer_id = ${move.employerId}`;
   const dropping = move.status === "withdrawn";
   return [
+    // DESIGN 26a: a suspended employer moves no application (403); the applicant's own withdrawal is no employer's write.
+    ...(move.byApplicant ? [] : [suspensionGuard(move.employerId)]),
     sql`UPDATE applications SET status = ${move.status}, revision = revision + 1, updated_at = ${move.at},
         interviewed_at = ${move.interviewedAt}, decision_notice_at = ${move.decisionNoticeAt}
         ${dropping ? sql`, resume_key = NULL, resume_filename = NULL, resume_type = NULL, resume_size = NULL, withdraw_token_hash = NULL` : sql``}

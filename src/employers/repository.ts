@@ -4,6 +4,7 @@ import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/ou
 import { EMPLOYER_RENAMED } from "../events/types";
 import { EmployerMovedError } from "../shards/locks";
 import type { EmployerSettings, PostingRulesMode } from "./schemas";
+import { suspensionGuard } from "./suspension";
 
 /** The employer's settings and their revision (which grows with every change). */
 export interface Employer extends EmployerSettings {
@@ -75,7 +76,7 @@ export async function updateEmployer(
         federally_regulated = ${Number(next.federallyRegulated)}, posting_rules = ${next.postingRules}, revision = revision + 1
       WHERE ${unchanged} RETURNING ${COLUMNS}`,
   ];
-  const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
+  const results = await db.$client.batch([suspensionGuard(expected.id), ...statements].map((statement) => toStatement(db, statement)));
   const updated = results.at(-1)!.results[0] as EmployerRow | undefined;
   if (updated) events.push(...recordedEventsOf(results));
   return updated ? toEmployer(updated) : undefined;

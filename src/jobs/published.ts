@@ -5,7 +5,8 @@ import { leftBoardCondition, onBoardCondition } from "./on-board";
 import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./repository";
 
 // The jobs capability's public reads of what job seekers may see (DESIGN 14, 17). A job is on
-// the board while it is active and not past its closeDate, whoever posted it. The board reads
+// the board while it is active and not past its closeDate, whoever posted it, unless the
+// operator suspended its employer (DESIGN 26). The board reads
 // its own database; these serve applying (a write) and the board's repair by the cron.
 
 /** On the board: active, open, and not a test job (DESIGN 21); jobs_visible_idx's own terms. */
@@ -63,6 +64,23 @@ export function visibleJobRevisions(
 ): Promise<{ id: number; revision: number; updatedAt: number }[]> {
   return all(db, sql`SELECT j.id, j.revision, j.updated_at AS updatedAt FROM jobs j INDEXED BY jobs_visible_idx
     WHERE ${visible(now)} AND j.id > ${afterId} ORDER BY j.id LIMIT ${limit}`);
+}
+
+/**
+ * DESIGN 26: the employer's jobs that should be on the board, a page at a time after `after`, in
+ * the order of jobs_employer_status_list_idx (publishDate, id): what the board puts back once the
+ * employer is reinstated.
+ */
+export function visibleJobsOfEmployer(
+  db: Database,
+  employerId: number,
+  after: { publishDate: number; id: number },
+  limit: number,
+  now: number,
+): Promise<{ id: number; publishDate: number }[]> {
+  return all(db, sql`SELECT j.id, j.publish_date AS publishDate FROM jobs j
+    WHERE j.employer_id = ${employerId} AND ${visible(now)} AND (j.publish_date, j.id) > (${after.publishDate}, ${after.id})
+    ORDER BY j.publish_date, j.id LIMIT ${limit}`);
 }
 
 /**
