@@ -16,8 +16,9 @@ export function toApplication(row: ApplicationRow) {
   return {
     id: row.id,
     jobId: row.jobId,
-    name: row.name,
-    email: row.email,
+    // DESIGN 26a: erased on the applicant's request.
+    name: row.erasedAt === null ? row.name : null,
+    email: row.erasedAt === null ? row.email : null,
     phone: row.phone,
     coverLetter: row.coverLetter,
     receivedAt: new Date(row.receivedAt).toISOString(),

@@ -106,6 +106,12 @@ export function visibleJobs(db: Database, ids: number[], now: number): Promise<J
     WHERE j.id IN (SELECT value FROM ${jsonRows(ids)}) AND ${visible(now)} AND e.frozen_at IS NULL AND e.moved_to IS NULL ORDER BY j.id`);
 }
 
+/** DESIGN 26a: what a job seeker's export says of the jobs they applied to: the title and the employer's name (confidential or not: it received their application). */
+export function jobsForExport(db: Database, ids: number[]): Promise<{ id: number; title: string | null; employerName: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return all(db, sql`SELECT j.id, j.title, e.name AS employerName FROM jobs j JOIN employers e ON e.id = j.employer_id WHERE j.id IN (SELECT value FROM ${jsonRows(ids)})`);
+}
+
 /** Employers' current names, for the board's repair of the names it shows (DESIGN 22: a tombstone's name is no longer current). */
 export function employerNames(db: Database, ids: number[]): Promise<{ id: number; name: string }[]> {
   if (ids.length === 0) return Promise.resolve([]);
