@@ -1,6 +1,6 @@
 import * as z from "../http/zod";
 import { int32 } from "../http/limits";
-import { EMPLOYER_EVENT_TYPES } from "../events/types";
+import { EMPLOYER_EVENT_TYPES, OPERATOR_REASONS } from "../events/types";
 
 // DESIGN 26a: what an employer event's webhook carries, for the OpenAPI document's `webhooks`
 // (recorded by src/employers/suspension.ts, sent as recorded by src/webhooks).
@@ -11,7 +11,7 @@ const EmployerEventSchema = z
     timestamp: z.string().max(30).openapi({ format: "date-time", example: "2026-11-23T09:30:00.000Z" }),
     data: z.object({
       employer: z.object({ id: int32(), name: z.string().max(128) }),
-      reason: z.string().max(40).openapi({ description: "The operator's reason: fraud, discrimination, misleading, not-a-job or other.", example: "fraud" }),
+      reason: z.enum(OPERATOR_REASONS).openapi({ description: "The operator's reason.", example: "fraud" }),
       at: z.string().max(30).openapi({ format: "date-time", example: "2026-11-23T09:30:00.000Z" }),
     }),
   })

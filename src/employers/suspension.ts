@@ -4,7 +4,7 @@ import { guard } from "../db/guards";
 import type { Env } from "../env";
 import { pokeRelay } from "../events/dispatch";
 import { recordEvents, recordedEventsOf } from "../events/outbox";
-import type { EmployerEventType } from "../events/types";
+import type { EmployerEventType, OperatorReason } from "../events/types";
 import { EmployerMovingError } from "../http/problem";
 import { atShard, isShard, shardNumbers } from "../shards/bindings";
 import { SHARD_ID_SPAN } from "../shards/identity";
@@ -63,7 +63,7 @@ async function liveEmployer(env: Env, employerId: number): Promise<{ shard: numb
  * the change of the employer's row and its test space's. An employer being moved is refused for
  * now (503, retried): the move copies its row and would not see the change.
  */
-async function setSuspension(env: Env, employerId: number, type: EmployerEventType, reason: string, now: number): Promise<SuspensionOutcome | undefined> {
+async function setSuspension(env: Env, employerId: number, type: EmployerEventType, reason: OperatorReason, now: number): Promise<SuspensionOutcome | undefined> {
   const found = await liveEmployer(env, employerId);
   if (!found) return undefined;
   const shardEnv = atShard(env, found.shard);
@@ -87,14 +87,13 @@ async function setSuspension(env: Env, employerId: number, type: EmployerEventTy
 }
 
 /**
- * DESIGN 26: suspends the employer (`reason`: one of the operator's reasons, sent in
- * `employer.suspended`). Undefined when no live employer has this id.
+ * DESIGN 26: suspends the employer (`reason`, sent in `employer.suspended`). Undefined when no live employer has this id.
  */
-export function suspendEmployer(env: Env, act: { employerId: number; reason: string }, now = Date.now()): Promise<SuspensionOutcome | undefined> {
+export function suspendEmployer(env: Env, act: { employerId: number; reason: OperatorReason }, now = Date.now()): Promise<SuspensionOutcome | undefined> {
   return setSuspension(env, act.employerId, "employer.suspended", act.reason, now);
 }
 
 /** DESIGN 26: reinstates the employer: its active jobs go back on the board (removed ones stay archived). */
-export function reinstateEmployer(env: Env, act: { employerId: number; reason: string }, now = Date.now()): Promise<SuspensionOutcome | undefined> {
+export function reinstateEmployer(env: Env, act: { employerId: number; reason: OperatorReason }, now = Date.now()): Promise<SuspensionOutcome | undefined> {
   return setSuspension(env, act.employerId, "employer.reinstated", act.reason, now);
 }

@@ -19,6 +19,10 @@ export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
 export const APPLICATION_EVENT_TYPES = ["application.received", "application.status_changed", "application.decision_due"] as const;
 
+/** DESIGN 26a: why the board's operator removes a job or suspends an employer, as its events say. */
+export const OPERATOR_REASONS = ["fraud", "discrimination", "misleading", "not-a-job", "other"] as const;
+export type OperatorReason = (typeof OPERATOR_REASONS)[number];
+
 /** DESIGN 26a: an operator suspended the employer (every job off the board, writes refused), or reinstated it. `data`: `{ employer: { id, name }, reason, at }`. */
 export const EMPLOYER_EVENT_TYPES = ["employer.suspended", "employer.reinstated"] as const;
 export type EmployerEventType = (typeof EMPLOYER_EVENT_TYPES)[number];

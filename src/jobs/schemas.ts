@@ -13,6 +13,7 @@ import { MAX_OPEN_ELEMENTS, MAX_TAGS } from "../description/markup";
 import { CLOSE_DATE_FORM, parseCloseDate } from "./dates";
 import { MAX_AMOUNT, toTenThousandths } from "./money";
 import { QuestionSchema, QuestionsInputSchema } from "../screening";
+import { OPERATOR_REASONS, type OperatorReason } from "../events/types";
 
 export const JOB_STATUSES = ["active", "archived", "draft"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -240,8 +241,8 @@ export const JobHeaderSchema = z
   .openapi("JobHeader");
 
 /** DESIGN 26a: why the board's operator may remove a job. */
-export const MODERATION_REASONS = ["fraud", "discrimination", "misleading", "not-a-job", "other"] as const;
-export type ModerationReason = (typeof MODERATION_REASONS)[number];
+export const MODERATION_REASONS = OPERATOR_REASONS;
+export type ModerationReason = OperatorReason;
 
 /** DESIGN 26a: a job the board's operator removed; the member is absent on every other job. */
 export const ModerationSchema = z
