@@ -21,6 +21,12 @@ export interface SuspensionChange {
 
 /** Board rows deleted per statement: each fires the triggers that clear its lists and words. */
 const REMOVED_PER_STATEMENT = 1_000;
+/**
+ * Statements per suspension, at most (100 000 jobs), so that one consumer invocation stays within
+ * D1's 1 000 queries: an employer with more has the rest removed by the cron's repair, which finds
+ * them on the board but not among the jobs that should be (src/board/reconcile.ts).
+ */
+const MAX_REMOVALS = 100;
 /** The employer's jobs read per page when it is reinstated: two numbers each. */
 const PAGE = 5_000;
 
@@ -39,10 +45,18 @@ export async function applySuspensions(board: BoardDatabase, shardEnv: Env, chan
   );
   for (const { employerId, suspended } of states) {
     if (suspended) {
-      while ((await batch(board, [removeEmployerJobs(employerId, REMOVED_PER_STATEMENT)]))[0].meta.changes > 0);
+      await takeOff(board, employerId);
     } else {
       await putBack(shardEnv, employerId, nowMs);
     }
+  }
+}
+
+/** A suspended employer's jobs off the board, a bounded statement at a time. */
+async function takeOff(board: BoardDatabase, employerId: number): Promise<void> {
+  for (let i = 0; i < MAX_REMOVALS; i++) {
+    const [deleted] = await batch(board, [removeEmployerJobs(employerId, REMOVED_PER_STATEMENT)]);
+    if (deleted.meta.changes === 0) return;
   }
 }
 
