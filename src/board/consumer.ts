@@ -19,7 +19,8 @@ export type BoardQueueBody = EventNotice | RepairNotice;
 /**
  * The board queue's consumer (DESIGN 17): the events a batch names, read from the outbox of the
  * shard each notice names (DESIGN 22), become the board's changes, each recording its job's
- * shard; an employer's suspension or reinstatement (DESIGN 26) takes its jobs off or puts them back. Should it fail, the queue delivers the batch again; applying is idempotent (revisions
+ * shard; an employer's suspension or reinstatement (DESIGN 26) takes its jobs off or puts them
+ * back. Should it fail, the queue delivers the batch again; applying is idempotent (revisions
  * guard every write), and what is never applied the cron repairs.
  */
 export async function consumeBoardBatch(batchOfNotices: MessageBatch<BoardQueueBody>, env: Env): Promise<void> {

@@ -1,8 +1,8 @@
+import type { SQL } from "drizzle-orm";
 import { employerAdmins } from "../accounts/service";
 import { createDatabase } from "../db/client";
 import type { Env } from "../env";
 import { pokeRelay } from "../events/dispatch";
-import type { RecordedEvent } from "../events/outbox";
 import { mostReportedJobs, resolveReports } from "../reports/moderation";
 import { atShard, shardNumbers } from "../shards/bindings";
 import { removalEmail } from "./moderation-email";
@@ -61,7 +61,7 @@ async function act(
   jobId: number,
   done: (job: ModeratedJob) => boolean,
   change: ModerationChange,
-  alongside: Parameters<typeof moderateJob>[4],
+  alongside: SQL[],
   now: number,
 ): Promise<{ shard: number; job: ModeratedJob; changed: boolean } | undefined> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -69,9 +69,8 @@ async function act(
     if (!found) return undefined;
     if (done(found.job)) return { ...found, changed: false };
     const shardEnv = atShard(env, found.shard);
-    const events: RecordedEvent[] = [];
     try {
-      await moderateJob(createDatabase(shardEnv.DB), found.job, change, now, alongside, events);
+      await moderateJob(createDatabase(shardEnv.DB), found.job, change, now, alongside);
     } catch (error) {
       if (error instanceof RevisionMismatch) continue;
       throw error;

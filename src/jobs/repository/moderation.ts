@@ -2,7 +2,6 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { guard } from "../../db/guards";
 import { jsonRows } from "../../db/lists";
-import type { RecordedEvent } from "../../events/outbox";
 import { formatDate } from "../dates";
 import { moderationEventStatement } from "./event-sources";
 import { all, writeBatch } from "./statements";
@@ -33,7 +32,7 @@ export type ModerationChange = { removed: { reason: string; at: number } } | { r
 
 /**
  * One atomic batch, only at the revision read (else RevisionMismatch): the job changed (revision
- * + 1), its event, and `alongside` (its reports resolved). The events go to `events`.
+ * + 1), its event, and `alongside` (its reports resolved).
  */
 export async function moderateJob(
   db: Database,
@@ -41,7 +40,6 @@ export async function moderateJob(
   change: ModerationChange,
   occurredAt: number,
   alongside: SQL[],
-  events: RecordedEvent[],
 ): Promise<void> {
   const now = Math.floor(occurredAt / 1000);
   const which = sql`id = ${read.id} AND employer_id = ${read.employerId} AND revision = ${read.revision}`;
@@ -65,6 +63,5 @@ export async function moderateJob(
       moderationEventStatement(read.employerId, read.id, type, occurredAt, moderation),
       ...alongside,
     ],
-    events,
   );
 }
