@@ -14,6 +14,7 @@ const OWN_RUNTIME = [
   "alerts-matching", "alerts-sending", "alerts-decline-mailto-pruning", "alerts-subscribe",
   "places", "reach", "reach-flow", "shards", "shards-move",
   "webhooks-delivery", "webhooks-addresses", "request-log",
+  "moderation", "suspension", "job-seeker-requests",
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig(async () => {

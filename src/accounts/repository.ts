@@ -270,3 +270,8 @@ export async function useChallenge(db: AccountsDatabase, challenge: { hash: stri
   );
   return result.meta.changes === 1;
 }
+
+/** An employer's admins, oldest first, at most `limit` (people_employer_email's employer prefix). */
+export function findAdmins(db: AccountsDatabase, employerId: number, limit: number): Promise<{ email: string; language: Lang }[]> {
+  return db.all(sql`SELECT email, language FROM people WHERE employer_id = ${employerId} AND role = 'admin' ORDER BY id LIMIT ${limit}`);
+}

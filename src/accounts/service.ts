@@ -7,6 +7,7 @@ import { createAccountsDatabase } from "./database/client";
 import { invitationEmail, signInEmail } from "./email";
 import {
   deletePerson,
+  findAdmins,
   findOpenInvitation,
   findPeople,
   findSignInPerson,
@@ -40,6 +41,14 @@ export const SIGN_IN_EMAILS_PER_HOUR = 5;
 export async function employerName(env: Env, employerId: number): Promise<string | undefined> {
   const names = await Promise.all(shardNumbers(env).map((shard) => employerNameIn(createDatabase(shardDatabase(env, shard)), employerId)));
   return names.find((name) => name !== undefined);
+}
+
+/** Admins told of an operator's act at most (DESIGN 26): an employer has a handful. */
+const ADMINS_TOLD = 50;
+
+/** DESIGN 26: the employer's admins, each with the console language they chose, to tell of an operator's act. */
+export function employerAdmins(env: Pick<Env, "ACCOUNTS_DB">, employerId: number): Promise<{ email: string; language: Lang }[]> {
+  return findAdmins(createAccountsDatabase(env.ACCOUNTS_DB), employerId, ADMINS_TOLD);
 }
 
 /** An invitation that may still be accepted, or undefined (unknown, used or expired). */

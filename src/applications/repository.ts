@@ -6,6 +6,7 @@ import { recordEvents, recordedEventsOf, type RecordedEvent } from "../events/ou
 import { windowOf, type Chunk, type ChunkWork } from "../db/windows";
 import { applicantEmails, applicationHistory, applications, resumeDeletions } from "./tables";
 import { ofUnlockedEmployer } from "../shards/locks";
+import { suspensionGuard } from "../employers/suspension";
 
 export type ApplicationRecord = typeof applications.$inferSelect;
 /** An application as read for an answer: its row, the emails sent to the applicant (JSON) and how often it moved. */
@@ -74,6 +75,8 @@ export interface Move {
   emailsSkipped: boolean;
   /** Withdrawn: the résumé goes (its key is recorded for deletion in the same batch). */
   dropResume: string | null;
+  /** The applicant's own withdrawal (through their link): not refused while the employer is suspended. */
+  byApplicant: boolean;
 }
 
 /** A move's statements: one atomic batch, stopped by the guard when the application changed meanwhile. */
@@ -81,6 +84,8 @@ function moveStatements(db: Database, move: Move) {
   const where = sql`id = ${move.id} AND employer_id = ${move.employerId}`;
   const dropping = move.status === "withdrawn";
   return [
+    // DESIGN 26a: a suspended employer moves no application (403); the applicant's own withdrawal is no employer's write.
+    ...(move.byApplicant ? [] : [suspensionGuard(move.employerId)]),
     sql`UPDATE applications SET status = ${move.status}, revision = revision + 1, updated_at = ${move.at},
         interviewed_at = ${move.interviewedAt}, decision_notice_at = ${move.decisionNoticeAt}
         ${dropping ? sql`, resume_key = NULL, resume_filename = NULL, resume_type = NULL, resume_size = NULL, withdraw_token_hash = NULL` : sql``}
@@ -267,4 +272,42 @@ export function dueDecisionNotices(now: number, data: SQL, chunk: Chunk): ChunkW
       sql`UPDATE applications SET decision_notice_at = NULL WHERE ${due}`,
     ],
   };
+}
+
+/**
+ * DESIGN 26a: a page of an address's applications in this shard (any case), after `afterId` by id,
+ * from applications_email_idx; an application already erased no longer carries the address.
+ */
+export function applicationsOfAddress(db: Database, email: string, afterId: number, limit: number): Promise<ApplicationRecord[]> {
+  return db
+    .select()
+    .from(applications)
+    .where(and(sql`${applications.email} = ${email} COLLATE NOCASE`, sql`${applications.id} > ${afterId}`))
+    .orderBy(asc(applications.id))
+    .limit(limit)
+    .all();
+}
+
+/**
+ * DESIGN 26a: one atomic batch erasing these applications' personal data (their id, job, status and
+ * dates kept, the ETag moved on): name and email emptied, the rest nulled, the withdraw link and
+ * the emails still pending (the employer's copy, the applicant's) never sent, the résumés' keys
+ * recorded for deletion. Not those of an employer locked by a move (its triggers would refuse the
+ * batch): they are left for a later request. The ids erased.
+ */
+export async function eraseApplications(db: Database, ids: number[], now: number): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const erasable = sql`id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND erased_at IS NULL AND ${ofUnlockedEmployer(sql.raw("employer_id"))}`;
+  const results = await db.$client.batch(
+    [
+      sql`INSERT OR IGNORE INTO resume_deletions (key) SELECT resume_key FROM applications WHERE ${erasable} AND resume_key IS NOT NULL`,
+      sql`UPDATE applicant_emails SET status = 'skipped', withdraw_link = NULL WHERE status = 'pending' AND application_id IN (SELECT id FROM applications WHERE ${erasable})`,
+      sql`UPDATE applications SET name = '', email = '', phone = NULL, cover_letter = NULL, answers = NULL,
+          resume_key = NULL, resume_filename = NULL, resume_type = NULL, resume_size = NULL, withdraw_token_hash = NULL, withdraw_expires_at = NULL,
+          email_status = CASE WHEN email_status = 'pending' THEN 'skipped' ELSE email_status END, email_next_attempt_at = NULL,
+          revision = revision + 1, erased_at = ${now}
+        WHERE ${erasable} RETURNING id`,
+    ].map((statement) => toStatement(db, statement)),
+  );
+  return (results[2].results as { id: number }[]).map((row) => row.id);
 }

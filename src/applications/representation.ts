@@ -16,8 +16,9 @@ export function toApplication(row: ApplicationRow) {
   return {
     id: row.id,
     jobId: row.jobId,
-    name: row.name,
-    email: row.email,
+    // DESIGN 26a: erased on the applicant's request (an event's row, made before the column, has none).
+    name: row.erasedAt ? null : row.name,
+    email: row.erasedAt ? null : row.email,
     phone: row.phone,
     coverLetter: row.coverLetter,
     receivedAt: new Date(row.receivedAt).toISOString(),

@@ -107,7 +107,7 @@ export const moveApplicationRoute = createRoute({
     headers: z.object({ "if-match": z.string().max(1024).optional().openapi({ description: "The ETag you hold: the move happens only if it is still the current one (else 412).", example: '"51.3"' }) }),
     body: { required: true, content: { "application/json": { schema: ApplicationMoveSchema } } },
   },
-  responses: { 200: { ...json(ApplicationSchema, "Moved: the application and its new ETag."), headers: etagHeader }, ...problemResponses(400, 404, 409, 412, 413, 415) },
+  responses: { 200: { ...json(ApplicationSchema, "Moved: the application and its new ETag."), headers: etagHeader }, ...problemResponses(400, 403, 404, 409, 412, 413, 415) },
 });
 
 export const applicationHistoryRoute = createRoute({

@@ -88,8 +88,8 @@ export const ApplicationSchema = z
   .object({
     id: int32().openapi({ example: 51 }),
     jobId: int32().openapi({ example: 1234 }),
-    name: z.string().max(100),
-    email: z.string().max(254),
+    name: z.string().max(100).nullable().openapi({ description: "null once the applicant's personal data was erased on their request (with email, phone, coverLetter, answers and resume)." }),
+    email: z.string().max(254).nullable(),
     phone: z.string().max(30).nullable(),
     coverLetter: z.string().max(40_000).nullable(),
     receivedAt: z.string().max(30).openapi({ format: "date-time" }),

@@ -145,6 +145,7 @@ export async function applyMove(
     notify: move.notify,
     emailsSkipped: current.emailStatus === "skipped",
     dropResume,
+    byApplicant: move.actor === undefined,
   });
   if (moved && dropResume) await deleteResumeNow(env, db, dropResume);
   return moved;

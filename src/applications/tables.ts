@@ -43,6 +43,11 @@ export const applications = sqliteTable(
     /** SHA-256 of the withdraw link's token (null once used); the link works until withdrawExpiresAt. */
     withdrawTokenHash: text("withdraw_token_hash"),
     withdrawExpiresAt: integer("withdraw_expires_at"),
+    /**
+     * DESIGN 26a: when the applicant's personal data was erased on their request (ms): name and
+     * email are then empty (shown as null), phone, cover letter, answers and résumé gone.
+     */
+    erasedAt: integer("erased_at"),
   },
   (t) => [
     index("applications_job_idx").on(t.jobId, t.receivedAt, t.id),
@@ -54,6 +59,8 @@ export const applications = sqliteTable(
     index("applications_email_due_idx").on(t.emailStatus, t.emailNextAttemptAt),
     uniqueIndex("applications_withdraw_token_unique").on(t.withdrawTokenHash).where(sql`${t.withdrawTokenHash} IS NOT NULL`),
     index("applications_decision_notice_idx").on(t.decisionNoticeAt).where(sql`${t.decisionNoticeAt} IS NOT NULL`),
+    // DESIGN 26a: an address's applications (its access and erasure requests), any case, a page at a time.
+    index("applications_email_idx").on(sql`${t.email} COLLATE NOCASE`, t.id),
   ],
 );
 

@@ -2,10 +2,11 @@ import type { EventSubscriber } from "../events/dispatch";
 import { takenAmong } from "../events/receipts";
 import { all, createBoardDatabase } from "./database/client";
 import { boardReceipts } from "./database/tables";
-import { EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
+import { EMPLOYER_EVENT_TYPES, EMPLOYER_RENAMED, JOB_EVENT_TYPES } from "../events/types";
 
-// job.expiring changes no job: nothing for the board to show.
-const shown = new Set<string>([...JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"), EMPLOYER_RENAMED]);
+// job.expiring changes no job: nothing for the board to show. DESIGN 26: a suspension takes every
+// job of its employer off the board, a reinstatement puts them back.
+const shown = new Set<string>([...JOB_EVENT_TYPES.filter((type) => type !== "job.expiring"), EMPLOYER_RENAMED, ...EMPLOYER_EVENT_TYPES]);
 
 /**
  * At most this many events (or jobs to repair) per message of the board queue. A request's

@@ -38,6 +38,9 @@ export const employers = sqliteTable(
     // routed here by a stale cache follow (src/shards/follow.ts), and it refuses writes too.
     // Null: the employer lives in this shard.
     movedTo: integer("moved_to"),
+    // DESIGN 26: when the operator suspended the employer (ms); null: not suspended. Its jobs are
+    // off the board (src/jobs/on-board.ts) and its writes refused (src/employers/suspension.ts).
+    suspendedAt: integer("suspended_at"),
   },
   (t) => [
     uniqueIndex("employers_test_of_unique").on(t.testOf).where(sql`${t.testOf} IS NOT NULL`),
@@ -46,6 +49,8 @@ export const employers = sqliteTable(
     index("employers_locked_idx").on(t.id).where(sql`${t.frozenAt} IS NOT NULL OR ${t.movedTo} IS NOT NULL`),
     // DESIGN 26: the operator's search by the start of a name, any case (src/employers/repository.ts searchEmployers).
     index("employers_name_search_idx").on(sql`${t.name} COLLATE NOCASE`),
+    // DESIGN 26: the suspended employers (a handful), which the board's reads leave out.
+    index("employers_suspended_idx").on(t.id).where(sql`${t.suspendedAt} IS NOT NULL`),
     check("employers_plan_check", sql`${t.plan} IN ('standard', 'unlimited')`),
     check("employers_posting_rules_check", sql`${t.postingRules} IN ('warn', 'enforce')`),
     check("employers_name_length", sql`length(${t.name}) BETWEEN 1 AND 128`),
@@ -148,6 +153,11 @@ export const jobs = sqliteTable(
     // DESIGN 21: a job of an employer's test space (set by a trigger from its employer when
     // inserted): never on the board or its pages, never applied to by the public.
     test: integer("test", { mode: "boolean" }).notNull().default(false),
+    // DESIGN 26: an operator removed the job ('removed', null otherwise): it is archived and may
+    // not be published again until restored. Why (a reason of src/jobs/moderation.ts) and when (s).
+    moderationStatus: text("moderation_status", { enum: ["removed"] }),
+    moderationReason: text("moderation_reason"),
+    moderationAt: integer("moderation_at"),
   },
   (t) => [
     check("jobs_status_check", sql`${t.status} IN ('active', 'archived', 'draft')`),
@@ -166,8 +176,8 @@ export const jobs = sqliteTable(
     index("jobs_auto_refresh_idx").on(t.status, t.autoRefresh, t.publishDate),
     index("jobs_expiry_idx").on(t.status, t.closeDate),
     // The board's repair by the cron (DESIGN 17): the jobs that should be on the board, by id,
-    // with what it compares, read from the index alone.
-    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt).where(sql`${t.status} = 'active' AND ${t.test} = 0`),
+    // with what it compares, read from the index alone (its employer: a suspended one's are not, DESIGN 26).
+    index("jobs_visible_idx").on(t.id, t.revision, t.closeDate, t.updatedAt, t.employerId).where(sql`${t.status} = 'active' AND ${t.test} = 0`),
   ],
 );
 

@@ -5,6 +5,7 @@ import type { RecordedEvent } from "../events/outbox";
 import { validationHook } from "../http/validation";
 import { getEmployerRoute, updateEmployerRoute } from "./routes";
 import { changeEmployer, getEmployer, settingsOf } from "./service";
+import { employerEventWebhooks } from "./event-schemas";
 
 export const employerApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(getEmployerRoute, async (c) => c.json(settingsOf(await getEmployer(c.var.db, c.var.employerId)), 200))
@@ -14,3 +15,5 @@ export const employerApi = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     dispatchAfterResponse(c, events);
     return c.json(settingsOf(employer), 200);
   });
+
+for (const webhook of employerEventWebhooks) employerApi.openAPIRegistry.registerWebhook(webhook);

@@ -5,6 +5,7 @@ import { EMPLOYER_RENAMED } from "../events/types";
 import { EmployerMovedError } from "../shards/locks";
 import type { EmployerSettings, PostingRulesMode } from "./schemas";
 import { CREATE_TEST_SPACE_SQL, TEST_SPACE_ID_SQL } from "./test-space";
+import { suspensionGuard } from "./suspension";
 
 /** The employer's settings and their revision (which grows with every change). */
 export interface Employer extends EmployerSettings {
@@ -83,7 +84,7 @@ export async function updateEmployer(
         federally_regulated = ${Number(next.federallyRegulated)}, posting_rules = ${next.postingRules}, revision = revision + 1
       WHERE ${unchanged} RETURNING ${COLUMNS}`,
   ];
-  const results = await db.$client.batch(statements.map((statement) => toStatement(db, statement)));
+  const results = await db.$client.batch([suspensionGuard(expected.id), ...statements].map((statement) => toStatement(db, statement)));
   const updated = results.at(-1)!.results[0] as EmployerRow | undefined;
   if (updated) events.push(...recordedEventsOf(results));
   return updated ? toEmployer(updated) : undefined;

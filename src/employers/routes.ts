@@ -32,5 +32,5 @@ export const updateEmployerRoute = createRoute({
     "within seconds. Every job answer judges the posting rules by the current settings.",
   middleware: [requireJsonBody] as const,
   request: { body: { required: true, description: "The settings to change.", content: { "application/json": { schema: EmployerSettingsInputSchema } } } },
-  responses: { 200: json(EmployerSettingsSchema, "Your settings, changed."), ...problemResponses(400) },
+  responses: { 200: json(EmployerSettingsSchema, "Your settings, changed."), ...problemResponses(400, 403) },
 });

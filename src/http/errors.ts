@@ -1,9 +1,10 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { guardReason } from "../db/guards";
 import { isTransient } from "../db/transient-errors";
 import { EmployerMovedError, lockOf, MOVING_RETRY_AFTER_SECONDS } from "../shards/locks";
-import { BadRequestError, EmployerMovingError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
+import { BadRequestError, EmployerMovingError, EmployerSuspendedError, ProblemError, problemResponse, ServiceUnavailableError, UnsupportedMediaTypeError } from "./problem";
 
 /** How long a client waits after a 503 from a busy database (its retries here took up to 2.6 s). */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
@@ -26,6 +27,8 @@ export function handleError(error: Error, c: Context): Response {
   // and the batch stored nothing. A route to a shard it already left ("moved") is followed before
   // it gets here (src/shards/follow.ts); one that is not (the follows used up) is a moment's wait too.
   if (error instanceof EmployerMovedError || lockOf(error)) return problemResponse(c, new EmployerMovingError(MOVING_RETRY_AFTER_SECONDS));
+  // DESIGN 26a: the write's batch met its employer suspended (src/employers/suspension.ts) and stored nothing.
+  if (guardReason(error) === "suspended") return problemResponse(c, new EmployerSuspendedError());
   // D1 stayed busy or unreachable through the bindings' retries (src/db/retrying.ts).
   const transient = isTransient(error);
   console.error(

@@ -19,7 +19,8 @@ Every error is an [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) \`applicati
 body: \`type\`, \`title\`, \`status\`, \`detail\`, \`instance\`, \`requestId\` and, for a \`400\`,
 \`errors\`: one \`{ "field", "message" }\` entry per broken rule (all of them, not only the first).
 \`field\` is the member's path in the body (\`locations[1].description\`, \`salary.type.id\`) or the
-query parameter's name (\`pageSize\`). A job of another employer is a \`404\`, never a \`403\`.
+query parameter's name (\`pageSize\`). A job of another employer is a \`404\`, never a \`403\`
+(a \`403\` means your account is suspended: see Trust and safety).
 An unknown path is a \`404\` and a method the path does not support is a \`405\` with \`Allow\`;
 both with the same problem body. A \`500\` never carries internals: quote its \`requestId\`.
 A \`503\` with \`Retry-After\` means the database stayed busy through the server's own retries
@@ -29,6 +30,16 @@ minutes at most): send the request again after that many seconds (with the same
 \`Idempotency-Key\` for a \`POST\`); nothing of a refused request was stored.
 
 Every response carries an \`X-Request-Id\` header; include it when you report a problem.
+
+## Trust and safety
+The board's operator may remove a job that breaks the board's rules: \`GET /jobs/{id}\` then
+carries \`moderation\` (\`{ "status": "removed", "reason", "at" }\`), the job is archived and off
+the board, and a write that would publish it is a \`409\` (\`/problems/job-removed\`); other
+changes are allowed, so you can fix it before asking for a review. Your webhooks receive
+\`job.removed\` and \`job.restored\`. The operator may also suspend your employer account: every
+job leaves the board, your writes answer \`403\` (\`/problems/employer-suspended\`, nothing
+stored), your reads still answer, and your webhooks receive \`employer.suspended\` (then
+\`employer.reinstated\`).
 
 ## Paging
 Lists take \`page\` (default 1) and \`pageSize\` (default 10, at most 100) and answer

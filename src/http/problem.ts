@@ -132,6 +132,36 @@ export class EmployerMovingError extends ProblemError {
   }
 }
 
+/**
+ * DESIGN 26a: an operator removed the job from the board; it may be edited but not published
+ * (`status: active`) until an operator restores it.
+ */
+export class JobRemovedError extends ProblemError {
+  constructor() {
+    super(
+      409,
+      "job-removed",
+      "The job was removed from the board.",
+      "The board's operator removed this job (its `moderation` member says why and when): you may change it, but it cannot be published until the operator restores it. Answer the email your administrators received to ask for a review.",
+    );
+  }
+}
+
+/**
+ * DESIGN 26a: the board's operator suspended the employer. Its reads are served; every write of
+ * its jobs, applications and settings is refused, nothing of it stored.
+ */
+export class EmployerSuspendedError extends ProblemError {
+  constructor() {
+    super(
+      403,
+      "employer-suspended",
+      "Your employer account is suspended.",
+      "The board's operator suspended your employer account: your jobs are off the board and your changes are refused (reading still works). Nothing of this request was stored. Write to the board's contact to ask for a review.",
+    );
+  }
+}
+
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export function problemResponse(c: Context, problem: ProblemError): Response {

@@ -26,9 +26,10 @@ export const ProblemSchema = z
 const PROBLEM_DESCRIPTIONS = {
   400: "Malformed JSON or failed validation; `errors` names every broken member.",
   401: "Missing or unknown API-Key.",
+  403: "The board's operator suspended your employer account (`/problems/employer-suspended`): reads are served, writes refused, nothing of the request stored.",
   404: "No such resource (or it belongs to another employer).",
   405: "Method not allowed on this path; see the Allow header.",
-  409: "Conflict with the current state.",
+  409: "Conflict with the current state; `type` says which (on a job write, `/problems/job-removed`: the board's operator removed the job, which may be changed but not published until restored).",
   412: "If-Match named none of the job's current ETag; the ETag header carries the current one.",
   413: "Request body larger than 1 MiB.",
   415: "Body is not application/json.",

@@ -5,7 +5,8 @@ import { leftBoardCondition, onBoardCondition } from "./on-board";
 import { all, JOB_FROM, publicColumns, selectedColumns, type JobRow } from "./repository";
 
 // The jobs capability's public reads of what job seekers may see (DESIGN 14, 17). A job is on
-// the board while it is active and not past its closeDate, whoever posted it. The board reads
+// the board while it is active and not past its closeDate, whoever posted it, unless the
+// operator suspended its employer (DESIGN 26). The board reads
 // its own database; these serve applying (a write) and the board's repair by the cron.
 
 /** On the board: active, open, and not a test job (DESIGN 21); jobs_visible_idx's own terms. */
@@ -66,6 +67,23 @@ export function visibleJobRevisions(
 }
 
 /**
+ * DESIGN 26: the employer's jobs that should be on the board, a page at a time after `after`, in
+ * the order of jobs_employer_status_list_idx (publishDate, id): what the board puts back once the
+ * employer is reinstated.
+ */
+export function visibleJobsOfEmployer(
+  db: Database,
+  employerId: number,
+  after: { publishDate: number; id: number },
+  limit: number,
+  now: number,
+): Promise<{ id: number; publishDate: number }[]> {
+  return all(db, sql`SELECT j.id, j.publish_date AS publishDate FROM jobs j
+    WHERE j.employer_id = ${employerId} AND ${visible(now)} AND (j.publish_date, j.id) > (${after.publishDate}, ${after.id})
+    ORDER BY j.publish_date, j.id LIMIT ${limit}`);
+}
+
+/**
  * For a rebuild of the board (DESIGN 18a): the `limit` jobs after `afterId`, by id, each with its
  * revision if it left the board (null otherwise). Every job read is returned, so a read costs its
  * `limit` rows however few left, and the next read starts after the last. DESIGN 22: not those of
@@ -86,6 +104,12 @@ export function visibleJobs(db: Database, ids: number[], now: number): Promise<J
   if (ids.length === 0) return Promise.resolve([]);
   return all<JobRow>(db, sql`SELECT ${selectedColumns} ${JOB_FROM}
     WHERE j.id IN (SELECT value FROM ${jsonRows(ids)}) AND ${visible(now)} AND e.frozen_at IS NULL AND e.moved_to IS NULL ORDER BY j.id`);
+}
+
+/** DESIGN 26a: what a job seeker's export says of the jobs they applied to: the title and the employer's name (confidential or not: it received their application). */
+export function jobsForExport(db: Database, ids: number[]): Promise<{ id: number; title: string | null; employerName: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return all(db, sql`SELECT j.id, j.title, e.name AS employerName FROM jobs j JOIN employers e ON e.id = j.employer_id WHERE j.id IN (SELECT value FROM ${jsonRows(ids)})`);
 }
 
 /** Employers' current names, for the board's repair of the names it shows (DESIGN 22: a tombstone's name is no longer current). */

@@ -6,7 +6,7 @@ import type { JobHeaderRow, JobRow } from "./repository";
 import { postingRulesOf } from "./posting-rules";
 import type { JobState } from "./rules";
 import { distinctIds, distinctPlaces, flattenSalary, questionsJson, translationsJson } from "./rules";
-import type { Job, JobHeader, JobPreview } from "./schemas";
+import type { Job, JobHeader, JobPreview, ModerationReason } from "./schemas";
 
 const employerOf = (row: Pick<JobHeaderRow, "employerId" | "employerName">) => ({ id: row.employerId, name: row.employerName });
 const locationsOf = (row: Pick<JobRow, "locations">): Location[] => JSON.parse(row.locations ?? "[]");
@@ -54,7 +54,8 @@ export type PreviewStored = Pick<
   | "employerFederallyRegulated"
   | "employerPostingRules"
   | "employerRevision"
->;
+> &
+  Partial<Pick<PreviewRow, "moderationStatus" | "moderationReason" | "moderationAt">>;
 
 export function previewRow(job: JobState, stored: PreviewStored, reference: ReferenceData): PreviewRow {
   const named = <T extends { id: number }>(list: T[], id: number | null) => (id === null ? undefined : list.find((item) => item.id === id));
@@ -67,6 +68,9 @@ export function previewRow(job: JobState, stored: PreviewStored, reference: Refe
   );
   const categories = distinctIds(job.categoryIds).map((id) => ({ id, name: named(reference.categories, id)?.name ?? "" }));
   return {
+    moderationStatus: null,
+    moderationReason: null,
+    moderationAt: null,
     ...stored,
     test: 0,
     referenceId: job.referenceId,
@@ -133,7 +137,14 @@ function render(row: PreviewRow): JobPreview {
     translations: row.translations === null ? null : JSON.parse(row.translations),
     questions: questionsOf(row),
     postingRules: postingRulesOf(row),
+    ...moderationOf(row),
   };
+}
+
+/** DESIGN 26a: `moderation` on a job the operator removed, absent otherwise. */
+function moderationOf(row: Pick<JobRow, "moderationStatus" | "moderationReason" | "moderationAt">): { moderation?: Job["moderation"] } {
+  if (row.moderationStatus !== "removed") return {};
+  return { moderation: { status: "removed", reason: row.moderationReason as ModerationReason, at: formatDate(row.moderationAt ?? 0) } };
 }
 
 const questionsOf = (row: Pick<JobRow, "questions">) => (row.questions === null ? [] : JSON.parse(row.questions));

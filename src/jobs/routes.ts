@@ -124,7 +124,7 @@ export const createJobRoute = createRoute({
   responses: {
     200: previewResponse,
     201: { ...jobResponse("Created (or, with Idempotent-Replayed: true, the first response to this Idempotency-Key again)."), headers: locationHeader },
-    ...problemResponses(400, 401, 409, 413, 415, 422, 429, 500),
+    ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 500),
   },
 });
 
@@ -136,7 +136,7 @@ export const updateJobRoute = createRoute({
   operationId: "updateJob",
   summary: "Partially update a job",
   description:
-    "Only the members sent change (JSON Merge Patch); the merged job must satisfy every rule. Moving back to draft is a 409.",
+    "Only the members sent change (JSON Merge Patch); the merged job must satisfy every rule. Moving back to draft is a 409. A job the board's operator removed (its `moderation` member) may be changed but not published: `status: active` is a 409 `/problems/job-removed`.",
   middleware: [requireJsonBody] as const,
   request: {
     params: IdParamSchema,
@@ -144,7 +144,7 @@ export const updateJobRoute = createRoute({
     headers: ifMatchHeader,
     body: jsonBody(documentedObject<typeof JobInputSchema>("JobInput"), "The members to change."),
   },
-  responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 404, 409, 412, 413, 415, 422, 429, 500) },
+  responses: { 200: updatedOrPreview, ...problemResponses(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 500) },
 });
 
 export const putJobByReferenceRoute = createRoute({
@@ -154,7 +154,8 @@ export const putJobByReferenceRoute = createRoute({
   security,
   operationId: "putJobByReferenceId",
   summary: "Create or partially update the job with this referenceId",
-  description: "Idempotent: repeating the same PUT never creates a second job, even when the repeats arrive together.",
+  description:
+    "Idempotent: repeating the same PUT never creates a second job, even when the repeats arrive together. A job the board's operator removed may be changed but not published (409 `/problems/job-removed`).",
   middleware: [requireJsonBody] as const,
   request: {
     query: ValidateOnlyQuerySchema,
@@ -167,7 +168,7 @@ export const putJobByReferenceRoute = createRoute({
   responses: {
     200: updatedOrPreview,
     201: { ...jobResponse("Created."), headers: locationHeader },
-    ...problemResponses(400, 401, 409, 412, 413, 415, 422, 429, 500),
+    ...problemResponses(400, 401, 403, 409, 412, 413, 415, 422, 429, 500),
   },
 });
 
@@ -179,7 +180,7 @@ export const deleteJobRoute = createRoute({
   operationId: "deleteJob",
   summary: "Delete a job",
   request: { params: IdParamSchema, headers: ifMatchHeader },
-  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 412, 429, 500) },
+  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 403, 404, 412, 429, 500) },
 });
 
 export const deleteJobByReferenceRoute = createRoute({
@@ -191,5 +192,5 @@ export const deleteJobByReferenceRoute = createRoute({
   summary: "Delete the job with this referenceId",
   middleware: [requireJsonBody] as const,
   request: { headers: ifMatchHeader, body: jsonBody(ReferenceIdBodySchema, "The job's referenceId.") },
-  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 404, 412, 413, 415, 429, 500) },
+  responses: { 204: { description: "Deleted; no body." }, ...problemResponses(400, 401, 403, 404, 412, 413, 415, 429, 500) },
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, lte, not, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, lte, not, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createDatabase, type Database } from "../db/client";
 import { recordEvents, type RecordedEvent } from "../events/outbox";
@@ -52,7 +52,11 @@ function jobRules(db: Database, nowSeconds: number): { rule: string; chunk(chunk
   const touched = sql`max(${jobs.updatedAt}, ${nowSeconds})`;
   // A job closes AT closeDate: closeDate == now is still open, so strictly less than.
   const expiring = jobsOfChunk(and(eq(jobs.status, "active"), lt(jobs.closeDate, nowSeconds))!, jobs.closeDate);
-  const refreshedByTheCron = and(eq(jobs.autoRefresh, true), inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(eq(employers.plan, "unlimited"))))!;
+  // DESIGN 26: a suspended employer's jobs are not refreshed (they are off the board until it is reinstated).
+  const refreshedByTheCron = and(
+    eq(jobs.autoRefresh, true),
+    inArray(jobs.employerId, db.select({ id: employers.id }).from(employers).where(and(eq(employers.plan, "unlimited"), isNull(employers.suspendedAt)))),
+  )!;
   const refreshing = jobsOfChunk(
     and(eq(jobs.status, "active"), eq(jobs.autoRefresh, true), lte(jobs.publishDate, nowSeconds - AUTO_REFRESH_INTERVAL_SECONDS))!,
     jobs.publishDate,

@@ -13,6 +13,7 @@ import { MAX_OPEN_ELEMENTS, MAX_TAGS } from "../description/markup";
 import { CLOSE_DATE_FORM, parseCloseDate } from "./dates";
 import { MAX_AMOUNT, toTenThousandths } from "./money";
 import { QuestionSchema, QuestionsInputSchema } from "../screening";
+import { OPERATOR_REASONS, type OperatorReason } from "../events/types";
 
 export const JOB_STATUSES = ["active", "archived", "draft"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -239,6 +240,23 @@ export const JobHeaderSchema = z
   })
   .openapi("JobHeader");
 
+/** DESIGN 26a: why the board's operator may remove a job. */
+export const MODERATION_REASONS = OPERATOR_REASONS;
+export type ModerationReason = OperatorReason;
+
+/** DESIGN 26a: a job the board's operator removed; the member is absent on every other job. */
+export const ModerationSchema = z
+  .object({
+    status: z.enum(["removed"]),
+    reason: z.enum(MODERATION_REASONS),
+    at: DateSchema,
+  })
+  .openapi("Moderation", {
+    description:
+      "The board's operator removed the job (it is archived and off the board): it may be changed, but not published until the operator restores it. Absent on every other job.",
+    example: { status: "removed", reason: "misleading", at: "2026-11-23T09:30:00Z" },
+  });
+
 export const JobSchema = JobHeaderSchema.extend({
   closeDate: DateSchema.openapi({ example: "2027-01-20T14:03:00Z" }),
   autoRefresh: z.boolean(),
@@ -254,6 +272,7 @@ export const JobSchema = JobHeaderSchema.extend({
   existingVacancy: z.boolean().nullable().openapi({ example: true }),
   translations: z.object({ fr: TranslationSchema }).nullable(),
   questions: z.array(QuestionSchema).max(20).openapi({ description: "Screening questions (DESIGN 20), with their knockout answers." }),
+  moderation: ModerationSchema.optional(),
 }).openapi("Job");
 
 export type Job = z.infer<typeof JobSchema>;

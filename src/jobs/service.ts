@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
+import { ConflictError, JobRemovedError, NotFoundError, PreconditionFailedError, ValidationError } from "../http/problem";
 import { nowSeconds } from "./dates";
 import { etagOf, ifMatchPasses, type Preconditions } from "./etag";
 import { bodyErrors, evaluate, prepareBody, type Evaluation, type PreparedBody } from "./evaluate";
@@ -71,10 +71,14 @@ export const MAX_MERGE_ATTEMPTS = 20;
 
 const notFound = (key: JobKey) => new NotFoundError("id" in key ? NOT_FOUND : NOT_FOUND_REFERENCE);
 
-/** The evaluation's verdict: the merged job, or the 409/400 it earns. */
-export function accept({ job, errors, conflict }: Evaluation): JobState {
+/**
+ * The evaluation's verdict: the merged job, or the 409/400 it earns. DESIGN 26a: a job the
+ * operator removed (`current`) may be changed, not published: 409 `/problems/job-removed`.
+ */
+export function accept({ job, errors, conflict }: Evaluation, current?: Pick<JobRow, "moderationStatus">): JobState {
   if (conflict) throw new ConflictError("invalid-transition", conflict);
   if (errors.length) throw new ValidationError(errors);
+  if (current?.moderationStatus === "removed" && job.status === "active") throw new JobRemovedError();
   return job;
 }
 
@@ -190,7 +194,7 @@ async function write(caller: Caller, key: JobKey, prepared: PreparedBody, option
     if (options.ifMatch && !ifMatchPasses(options.ifMatch, etagOf(current))) throw new PreconditionFailedError(etagOf(current));
     const now = nowSeconds();
     const before = toJobState(current);
-    const job = accept(await evaluate(prepared, before, now));
+    const job = accept(await evaluate(prepared, before, now), current);
     // DESIGN 19a: judged whatever the request changed, so even a no-op PUT of a broken active job is refused.
     enforcePostingRules(current.employerPostingRules, job.status, () => previewRow(job, current, prepared.reference));
     if (options.validateOnly) {

@@ -82,6 +82,7 @@ export const LEFT_BEHIND: Record<string, string> = {
   events:
     "the outbox stays where its events were recorded: that shard's relay hands them over (the webhooks fan-out follows moved_to) and its retention removes them after a week",
   job_counts: "kept by the jobs triggers, in the target as the copy inserts jobs, in the source as the delete removes them",
+  job_report_tallies: "kept by the job_reports triggers, in the target as the copy inserts reports, in the source as the delete removes them",
   shard_moves: "the move's own record, in the source",
   resume_deletions: "keys of résumés already gone, of no employer",
 };

@@ -117,6 +117,18 @@ export const boardRevisions = sqliteTable("board_revisions", {
   shard: integer("shard").notNull().default(0),
 });
 
+/**
+ * DESIGN 26: employers the operator suspended, as their events told the board (`changedAt`: the
+ * event's time, ms, so that an older event never wins): none of their jobs is put on the board
+ * while `suspended`. Not derived from jobs: a rebuild keeps it (the employer side leaves a
+ * suspended employer's jobs out of what it hands the board anyway).
+ */
+export const boardSuspensions = sqliteTable("board_suspensions", {
+  employerId: integer("employer_id").primaryKey(),
+  suspended: integer("suspended", { mode: "boolean" }).notNull(),
+  changedAt: integer("changed_at").notNull(),
+});
+
 /** The public gazetteer (seeded by a migration), with the number of board jobs at each place. */
 export const boardPlaces = sqliteTable(
   "board_places",

@@ -46,7 +46,8 @@ export function recordEmployers(employers: { id: number; name: string }[]): SQL 
 
 /**
  * The job on the board as `entry` says. It keeps its seq while its publishDate is unchanged;
- * otherwise it takes the next seq of its publishDate's second.
+ * otherwise it takes the next seq of its publishDate's second. Never while its employer is
+ * suspended (DESIGN 26): a change recorded before the suspension, delivered after it, stays off.
  */
 export function putJob(entry: BoardEntry, freshness: Freshness, shard: number): SQL {
   const nextSeq = sql`(SELECT coalesce(max(seq) + 1, ${entry.seqSlot.first}) FROM board_jobs
@@ -57,6 +58,7 @@ export function putJob(entry: BoardEntry, freshness: Freshness, shard: number): 
         ${entry.words}, ${entry.publishDate}, ${entry.closeDate}, ${entry.positionTypeId}, ${entry.salaryYearTop}, ${entry.summary},
         ${entry.item}, ${entry.job}, ${entry.places}, ${entry.categories}, ${shard}
       WHERE ${unlessSuperseded(entry.jobId, entry.revision, freshness)}
+        AND NOT EXISTS (SELECT 1 FROM board_suspensions WHERE employer_id = ${entry.employerId} AND suspended)
       ON CONFLICT (job_id) DO UPDATE SET
         seq = CASE WHEN board_jobs.publish_date = excluded.publish_date THEN board_jobs.seq ELSE excluded.seq END,
         revision = excluded.revision, employer_id = excluded.employer_id, confidential = excluded.confidential,
@@ -87,4 +89,24 @@ export function renameEmployer(employerId: number, name: string, namedAt: number
       SELECT seq, words, (SELECT words FROM board_employers WHERE employer_id = ${employerId})
       FROM board_jobs WHERE employer_id = ${employerId} AND NOT confidential`,
   ];
+}
+
+/**
+ * DESIGN 26: the operator suspended (or reinstated) the employer at `changedAt` (ms, the event's
+ * time): recorded unless an act of a later time already is (events may come out of order).
+ */
+export function recordSuspension(employerId: number, suspended: boolean, changedAt: number): SQL {
+  return sql`INSERT INTO board_suspensions (employer_id, suspended, changed_at) VALUES (${employerId}, ${Number(suspended)}, ${changedAt})
+    ON CONFLICT (employer_id) DO UPDATE SET suspended = excluded.suspended, changed_at = excluded.changed_at
+    WHERE excluded.changed_at >= board_suspensions.changed_at`;
+}
+
+/**
+ * Up to `limit` of a suspended employer's jobs off the board (by board_jobs_employer_idx; the
+ * triggers clear their lists and words), their tombstones kept: their pages answer 410. Nothing
+ * once the employer is no longer suspended.
+ */
+export function removeEmployerJobs(employerId: number, limit: number): SQL {
+  return sql`DELETE FROM board_jobs WHERE seq IN (SELECT seq FROM board_jobs WHERE employer_id = ${employerId} LIMIT ${limit})
+    AND EXISTS (SELECT 1 FROM board_suspensions WHERE employer_id = ${employerId} AND suspended)`;
 }

@@ -53,7 +53,7 @@ export function ApplicationList(props: ListProps) {
             empty={words.empty}
             rows={props.result.rows}
             columns={[
-              { header: words.applicant, cell: (row) => <a href={applicationPath(row.id)}>{row.name}</a> },
+              { header: words.applicant, cell: (row) => <a href={applicationPath(row.id)}>{row.name ?? words.erased}</a> },
               { header: words.job, cell: (row) => <a href={jobPath(row.jobId)}>{titleOf(row.jobId)}</a> },
               { header: words.received, cell: (row) => <When lang={props.lang} iso={row.receivedAt} /> },
               { header: words.status, cell: (row) => words.statuses[row.status] },
@@ -166,7 +166,7 @@ export function ApplicationView(props: ApplicationProps) {
         </dd>
         <dt>{words.email}</dt>
         <dd>
-          <a href={`mailto:${application.email}`}>{application.email}</a>
+          {application.email === null ? words.erased : <a href={`mailto:${application.email}`}>{application.email}</a>}
         </dd>
         <dt>{words.phone}</dt>
         <dd>{application.phone ?? words.none}</dd>

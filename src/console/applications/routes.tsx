@@ -51,7 +51,7 @@ async function showApplication(c: ConsoleContext, id: number, typed?: { form: Mo
   const job = { id: loaded.application.jobId, title: title ?? words.untitled(loaded.application.jobId), questions };
   const form = typed?.form ?? { status: loaded.application.status, note: "", notifyApplicant: false };
   const status: ContentfulStatusCode = typed ? 422 : 200;
-  return page(c, words.applicationTitle(loaded.application.name), <ApplicationView lang={langOf(c)} words={words} loaded={loaded} job={job} form={form} errors={typed?.errors ?? {}} />, status);
+  return page(c, words.applicationTitle(loaded.application.name ?? words.erased), <ApplicationView lang={langOf(c)} words={words} loaded={loaded} job={job} form={form} errors={typed?.errors ?? {}} />, status);
 }
 
 applicationPages.get("/employer/applications/:id", (c) => showApplication(c, idOf(c.req.param("id"))));

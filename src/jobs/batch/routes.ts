@@ -28,6 +28,6 @@ export const syncJobsRoute = createRoute({
   },
   responses: {
     200: { description: "Each entry's result, in request order.", content: { "application/json": { schema: BatchResponseSchema } } },
-    ...problemResponses(400, 401, 409, 413, 415, 422, 429, 500),
+    ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 500),
   },
 });

@@ -28,6 +28,7 @@ import { D1_QUERIES_PER_INVOCATION } from "../../db/limits";
 import { KEY_ACTOR } from "../../events/actor";
 import { accept, MAX_MERGE_ATTEMPTS, ownerColumns, placeLimitError, type Caller } from "../service";
 import type { Employer } from "../../employers/service";
+import { suspensionGuard } from "../../employers/suspension";
 import { enforcePostingRules } from "../posting-rules";
 import { BatchDeleteEntrySchema, BatchUpsertEntrySchema, type BatchRequest, type BatchResult } from "./schemas";
 
@@ -152,7 +153,7 @@ async function planEntry(caller: Caller, entry: Entry, current: JobRow | undefin
   let job;
   const stored = current ?? { id: null, revision: 0, ...ownerColumns(employer) };
   try {
-    job = accept(await evaluate(prepared, current ? toJobState(current) : null, now));
+    job = accept(await evaluate(prepared, current ? toJobState(current) : null, now), current);
     const merged = job;
     enforcePostingRules(employer.postingRules, merged.status, () => previewRow(merged, stored, prepared.reference));
   } catch (error) {
@@ -228,7 +229,7 @@ export async function syncJobs(caller: Caller, request: BatchRequest, options: B
     if (sent + writing > D1_QUERIES_PER_INVOCATION) break;
     sent += writing;
     try {
-      const guarded = [employerGuard(caller.employerId, employer.revision), ...statements, ...extras];
+      const guarded = [employerGuard(caller.employerId, employer.revision), suspensionGuard(caller.employerId), ...statements, ...extras];
       const stored = await writeJobs(caller.db, caller.employerId, guarded, written, options.events);
       return withJobs(results, new Map([...unchanged, ...stored.map((row) => [row.referenceId!, row] as const)]));
     } catch (error) {

@@ -27,6 +27,6 @@ export const reconcileJobsRoute = createRoute({
   },
   responses: {
     200: { description: "The jobs archived or deleted (or that would be).", content: { "application/json": { schema: ReconcileResponseSchema } } },
-    ...problemResponses(400, 401, 409, 413, 415, 422, 429, 500),
+    ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 500),
   },
 });

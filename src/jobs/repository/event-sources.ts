@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { recordEvents, recordEventsByRow } from "../../events/outbox";
 import type { JobEventType } from "../../events/types";
-import { actorJson, SYSTEM_ACTOR, type Actor } from "../../events/actor";
+import { actorJson, OPERATOR_ACTOR, SYSTEM_ACTOR, type Actor } from "../../events/actor";
 import { JOB_COLUMNS_OBJECT, JOB_FROM } from "./columns";
 import { jobSnapshot } from "./reads";
 import { jobIdOf, type JobKey } from "./statements";
@@ -27,6 +27,17 @@ export function jobEventStatements(employerId: number, key: JobKey, types: JobEv
         FROM jobs j WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`,
     ),
   ];
+}
+
+/** DESIGN 26a: the operator's act on a job (job.removed, job.restored): the job as the act left it, and what was done. */
+export function moderationEventStatement(employerId: number, jobId: number, type: "job.removed" | "job.restored", occurredAt: number, moderation: object): SQL {
+  return recordEvents(
+    type,
+    occurredAt,
+    sql`SELECT ${employerId} AS employer_id, j.id AS subject_id, j.revision AS revision,
+        json_object('job', json(${jobSnapshot(employerId, { id: jobId })}), 'actor', ${actorJson(OPERATOR_ACTOR)}, 'moderation', json(${JSON.stringify(moderation)})) AS data
+      FROM jobs j WHERE j.id = ${jobId} AND j.employer_id = ${employerId}`,
+  );
 }
 
 /**

@@ -21,3 +21,4 @@ export {
   type UpdatedJob,
   type OwnedPlace,
 } from "./writes";
+export { findModeratedJobs, moderateJob, type ModeratedJob, type ModerationChange } from "./moderation";

@@ -6,6 +6,7 @@ import { KEY_ACTOR } from "../../events/actor";
 import { deletedJobSource, scheduledEventSource } from "./event-sources";
 import { movedToColumn, throwIfMoved } from "../../shards/locks";
 import { batch, writeBatch } from "./statements";
+import { suspensionGuard } from "../../employers/suspension";
 
 // DESIGN 21: reconcile, set-based. The list travels as one JSON parameter read with json_each,
 // so 10 000 referenceIds are one bound parameter, and every statement is one pass over the
@@ -65,6 +66,6 @@ export async function reconcileJobs(
           sql`UPDATE jobs SET status = 'archived', updated_at = max(updated_at, ${now}), revision = revision + 1 WHERE ${condition}`,
         ]
       : [recordEvents("job.deleted", occurredAt, sql`SELECT ${deletedJobSource(KEY_ACTOR)} FROM jobs WHERE ${condition}`), sql`DELETE FROM jobs WHERE ${condition}`];
-  const results = await writeBatch(db, [sql`SELECT ${affected} AS affected, ${movedToColumn(employerId)}`, ...extras(answer), ...change], events);
+  const results = await writeBatch(db, [sql`SELECT ${affected} AS affected, ${movedToColumn(employerId)}`, suspensionGuard(employerId), ...extras(answer), ...change], events);
   return answerOf(results[0]);
 }

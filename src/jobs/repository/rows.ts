@@ -43,6 +43,10 @@ export interface JobRow {
   /** Digests of the raw inputs the descriptions were cleaned from (src/description/digest.ts); null: unknown. */
   descriptionDigest: string | null;
   frenchDescriptionDigest: string | null;
+  /** DESIGN 26a: an operator removed the job ("removed"; null otherwise), why (a MODERATION_REASONS) and when (s). */
+  moderationStatus: "removed" | null;
+  moderationReason: string | null;
+  moderationAt: number | null;
   /** The owner's settings the posting rules read (DESIGN 19), and their revision (in the ETag). */
   employerOntarioEmployees: number | null;
   employerFederallyRegulated: number;
@@ -82,6 +86,9 @@ const ADDED_SINCE: Pick<
   | "test"
   | "descriptionDigest"
   | "frenchDescriptionDigest"
+  | "moderationStatus"
+  | "moderationReason"
+  | "moderationAt"
   | "employerOntarioEmployees"
   | "employerFederallyRegulated"
   | "employerPostingRules"
@@ -93,6 +100,9 @@ const ADDED_SINCE: Pick<
   test: 0,
   descriptionDigest: null,
   frenchDescriptionDigest: null,
+  moderationStatus: null,
+  moderationReason: null,
+  moderationAt: null,
   canadianExperience: 0,
   questions: null,
   employerOntarioEmployees: null,

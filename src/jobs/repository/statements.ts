@@ -3,6 +3,7 @@ import { toStatement, type Database } from "../../db/client";
 import { guard, guardReason } from "../../db/guards";
 import { recordedEventsOf, type RecordedEvent } from "../../events/outbox";
 import type { EmployerBand } from "../../postingrules";
+import { EmployerSuspendedError } from "../../http/problem";
 
 // How every job statement runs: reads, atomic write batches, and the guards that stop them.
 
@@ -65,7 +66,13 @@ export function postingRulesGuard(employerId: number, bands: readonly EmployerBa
   ];
 }
 
-const FAILURES = { revision: RevisionMismatch, place_limit: PlaceLimitReached, employer: EmployerChanged, posting_rules: PostingRulesRefused };
+const FAILURES = {
+  revision: RevisionMismatch,
+  place_limit: PlaceLimitReached,
+  employer: EmployerChanged,
+  posting_rules: PostingRulesRefused,
+  suspended: EmployerSuspendedError,
+};
 
 function guardFailure(error: unknown): Error | undefined {
   const reason = guardReason(error);

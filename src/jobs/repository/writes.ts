@@ -13,6 +13,7 @@ import type { JobRow } from "./rows";
 import { guard } from "../../db/guards";
 import { all, employerGuard, jobIdOf, postingRulesGuard, writeBatch, type JobKey } from "./statements";
 import type { EmployerBand } from "../../postingrules";
+import { suspensionGuard } from "../../employers/suspension";
 
 // Writing a job: inserts, updates and deletes as statements for one atomic batch, each guarded.
 
@@ -314,7 +315,13 @@ export async function insertJob(
 ): Promise<JobRow> {
   const results = await writeBatch(
     db,
-    [...postingRulesGuard(employerId, refusingBands), ...insertStatements(employerId, job, now), ...extras(JUST_INSERTED), selectJob(employerId, JUST_INSERTED)],
+    [
+      suspensionGuard(employerId),
+      ...postingRulesGuard(employerId, refusingBands),
+      ...insertStatements(employerId, job, now),
+      ...extras(JUST_INSERTED),
+      selectJob(employerId, JUST_INSERTED),
+    ],
     events,
   );
   return results.at(-1)!.results[0] as JobRow;
@@ -347,6 +354,7 @@ export async function updateJob(
     db,
     [
       employerGuard(employerId, read.employerRevision),
+      suspensionGuard(employerId),
       ...updateStatements(employerId, read.id, read.revision, change, now),
       ...extras(key),
       selectJob(employerId, key),
@@ -383,12 +391,13 @@ export async function deleteJob(db: Database, employerId: number, key: JobKey, a
   const results = await writeBatch(
     db,
     [
+      suspensionGuard(employerId),
       recordEvents("job.deleted", Date.now(), sql`SELECT ${deletedJobSource(actor)} FROM jobs WHERE ${which}`),
       sql`DELETE FROM jobs WHERE ${which} RETURNING id AS deleted`,
     ],
     events,
   );
-  return results[1].results.length > 0;
+  return results[2].results.length > 0;
 }
 
 /** DESIGN 13: a deleted job's event names only what it was (the source of recordEvents, on table `jobs`). */
