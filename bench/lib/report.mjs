@@ -48,6 +48,21 @@ function alertTargets(a) {
   ];
 }
 
+/** Issue 48 item 9's budgets for the employer console (bench/lib/console.mjs). */
+function consoleTargets(c) {
+  const pair = (id, label, p, api) => ({
+    id,
+    target: `${label} ≤ 1.5 × ${api}, p50 one request at a time in turn (issue 48 item 9, DESIGN 25)`,
+    measured: `${fixed(p.console.p50)} ms ÷ ${fixed(p.api.p50)} ms = ${fixed(p.ratio)} × (p95 ${fixed(p.console.p95)} ms and ${fixed(p.api.p95)} ms, ${p.console.samples} each)`,
+    pass: p.ratio <= 1.5 && !p.console.statuses.wrong && !p.api.statuses.wrong,
+    value: p.ratio,
+  });
+  return [
+    pair("console:jobs", "The console's jobs page (`GET /employer/jobs`, 20 a page)", c.list, `the \`GET /jobs?pageSize=${c.pageSize}\` it shows`),
+    pair("console:save", "A saved job (`POST /employer/jobs/{id}`, the whole form)", c.save, "the `PUT /jobs/{id}` of the same change"),
+  ];
+}
+
 /**
  * Every target with its measured value; the numbers come from one run, floors included. `op`
  * names the operation a target measures, `details` what else the run measured about it.
@@ -357,6 +372,7 @@ export function evaluate(r) {
           value: r.pages[name].ratio,
         }))
       : []),
+    ...(r.console ? consoleTargets(r.console) : []),
     ...(r.reconcile
       ? [
           {
@@ -728,6 +744,28 @@ export function renderReport(r) {
     out("| Hour | alerts due | emails | messages | round trips | s |");
     out("|---:|---:|---:|---:|---:|---:|");
     for (const run of d.perRun.filter((x) => x.due > 0)) out(`| ${run.hour} | ${count(run.due)} | ${count(run.emails)} | ${count(run.messages)} | ${count(run.trips)} | ${fixed(run.ms / 1000, 1)} |`);
+    out();
+  }
+  if (r.console) {
+    const c = r.console;
+    out("## Employer console (DESIGN 25)");
+    out();
+    out(`An employer with ${count(c.jobs)} jobs and a signed-in admin (an invitation accepted over HTTP, as a person accepts one);`);
+    out("each console request and the API request it stands for, same employer, one at a time in turn (the order swapped");
+    out("every other round) after 10 untimed rounds. A save: the form as the console's job page fills it from the job as it");
+    out("is (its ETag in `ifMatch`, a new title each time), posted form-urlencoded with the console's Origin, against the `PUT`");
+    out("with the body the console's own code makes of that form and the same `If-Match`; reading the job first is untimed.");
+    out("The time from a sign-in form's answer to its email being sent is not measured: the email leaves after the answer");
+    out("(`waitUntil`), through a binding the bench does not observe.");
+    out();
+    out("| Request | p50 ms | p95 ms | samples | statuses |");
+    out("|---|---:|---:|---:|---|");
+    for (const [label, p] of [
+      ["`GET /employer/jobs`", c.list.console],
+      [`\`GET /api/v1.1/jobs?pageSize=${c.pageSize}\``, c.list.api],
+      ["`POST /employer/jobs/{id}`", c.save.console],
+      ["`PUT /api/v1.1/jobs/{id}`", c.save.api],
+    ]) out(`| ${label} | ${fixed(p.p50)} | ${fixed(p.p95)} | ${p.samples} | ${JSON.stringify(p.statuses)} |`);
     out();
   }
   out("## Cron, cleaning, bundle, storage");

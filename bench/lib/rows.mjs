@@ -10,6 +10,7 @@ import { compareBoard, measureRadius, measureStaleness, rebuildBoard } from "./b
 import { measureBoardMisses } from "./board-misses.mjs";
 import { measureApply, measureBoard, measureBoardLatency, measurePages, measureScreening, measureViewCounting, measureWebhookOverhead } from "./capabilities.mjs";
 import { measureColdStart } from "./cold-start.mjs";
+import { measureConsole } from "./console.mjs";
 import { fitting, measureCleanerFloor, measureHostilePosts, measureStall } from "./description.mjs";
 import { mergeToEnd, qAgainstPage1 } from "./list-q.mjs";
 import { combineSlices, inTurn, load, ownConnection, send, sequentialLatency } from "./load.mjs";
@@ -519,6 +520,16 @@ export const ROWS = [
       const { stale } = await ctx.boardJobs();
       const { problems, step } = ctx;
       return { pages: await measurePages(origin, { jobId: stale.first, connections: S.CONNECTIONS, seconds: S.SLICE_SECONDS, rounds: S.ROUNDS * 2, problems, step }) };
+    },
+  },
+  {
+    name: "console",
+    about: "the employer console's jobs page and a saved job against the API requests they stand for, one at a time in turn",
+    run: async (ctx) => {
+      const { origin, db, kv, mf } = await ctx.main();
+      const { problems, step } = ctx;
+      const accountsDb = await mf.getD1Database("ACCOUNTS_DB", "api");
+      return { console: await measureConsole(origin, { db, kv, accountsDb, jobs: S.CONSOLE_JOBS, samples: S.CONSOLE_SAMPLES, problems, step }) };
     },
   },
   {

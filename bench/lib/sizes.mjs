@@ -60,6 +60,9 @@ export const SIZES = {
   ALERTS_DIGESTS: setting("BENCH_ALERTS_DIGESTS", 10_000, 2_000),
   ALERTS_SAMPLES: setting("BENCH_ALERTS_SAMPLES", 100, 20),
   ALERTS_DAY_JOBS: setting("BENCH_ALERTS_DAY_JOBS", 40, 10),
+  // Issue 48 item 9: the console's employer (its list's 20 a page out of these) and the rounds of each pair.
+  CONSOLE_JOBS: setting("BENCH_CONSOLE_JOBS", 1_000, 200),
+  CONSOLE_SAMPLES: setting("BENCH_CONSOLE_SAMPLES", 200, 40),
   // Issue 38: rounds of the board misses' split (each round one slice per variant, the order
   // reversed every other round).
   BOARD_MISSES_ROUNDS: setting("BENCH_BOARD_MISSES_ROUNDS", 4, 2),
