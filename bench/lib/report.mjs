@@ -757,6 +757,8 @@ export function renderReport(r) {
     out("with the body the console's own code makes of that form and the same `If-Match`; reading the job first is untimed.");
     out("The time from a sign-in form's answer to its email being sent is not measured: the email leaves after the answer");
     out("(`waitUntil`), through a binding the bench does not observe.");
+    const run = r.rows?.console;
+    if (run?.alone) out(`Run alone; load average (1/5/15 min) ${run.conditions.loadAverageAtStart.map((l) => fixed(l)).join(" / ")} on ${run.conditions.cpus} cores at its start.`);
     out();
     out("| Request | p50 ms | p95 ms | samples | statuses |");
     out("|---|---:|---:|---:|---|");
