@@ -119,6 +119,7 @@ describe("the moderation queue and a job's acts (DESIGN 26, 26a)", () => {
   it("a missing or unknown reason, or a note over 2 000 characters: 422, the form again with each message beside its field, nothing done or recorded", async () => {
     const employer = await createEmployer();
     const job = await postJob(employer, { title: "Valid Role", status: "active" });
+    await settleBoard();
     await reportThroughBoard(job.id, "valid-role", "fraud");
     const operator = await signedInOperator();
 
