@@ -140,7 +140,7 @@ describe("job seekers' requests (DESIGN 26, 26a)", () => {
     const stored = await (await request(`/applications/${application.id}`, { apiKey: employer.apiKey })).json<any>();
     expect([stored.name, stored.email, stored.coverLetter]).toEqual([null, null, null]);
     const after = await expectValidHtml(await operator.call(erased.headers.get("Location")!));
-    expect(after).toContain('<p role="status" class="notice">Erased 1 applications and ended 1 alerts.</p>');
+    expect(after).toContain('<p role="status" class="notice">Done. Applications erased: 1. Alerts ended: 1.</p>');
     expect(after).toContain("No application from this address.");
     expect(await auditOf(operator.email)).toEqual([
       { operator: operator.email, action: "job-seeker.erase", target: `email:${address}`, reason: null, note: "Erasure asked by phone.", outcome: "done" },

@@ -211,10 +211,16 @@ export const moderationPages = new Hono<OperatorEnv>();
 
 moderationPages.get("/operator/jobs/:id", (c) => jobPage(c, idParam(c)));
 
-/** What each act does once its form is valid; a job that no longer exists is a 404 (recorded as failed). */
+/** An act's outcome, or a 404 when its job no longer exists (audited() records it as failed). */
+function found<T>(outcome: T | undefined): T {
+  if (outcome === undefined) throw new NotFoundError();
+  return outcome;
+}
+
+/** What each act does once its form is valid. */
 const perform: Record<JobAct, (c: OperatorContext, jobId: number, reason: OperatorReason) => Promise<unknown>> = {
-  remove: async (c, jobId, reason) => (await removeJobByOperator(c.env, { jobId, reason })) ?? Promise.reject(new NotFoundError()),
-  restore: async (c, jobId) => (await restoreJobByOperator(c.env, { jobId })) ?? Promise.reject(new NotFoundError()),
+  remove: async (c, jobId, reason) => found(await removeJobByOperator(c.env, { jobId, reason })),
+  restore: async (c, jobId) => found(await restoreJobByOperator(c.env, { jobId })),
   dismiss: (c, jobId) => dismissReports(c.env, { jobId }),
 };
 

@@ -47,8 +47,8 @@ const WORDS = {
     confirm: "I confirm the job seeker asked for the erasure, and that it cannot be undone.",
     confirmMissing: "Tick the box to confirm the erasure.",
     eraseButton: "Erase",
-    erased: (applications: number, alerts: number) => `Erased ${applications} applications and ended ${alerts} alerts.`,
-    remaining: (count: number) => `${count} applications were being moved between shards and were not erased: erase again in a minute.`,
+    erased: (applications: number, alerts: number) => `Done. Applications erased: ${applications}. Alerts ended: ${alerts}.`,
+    remaining: (count: number) => `Applications not erased because their employer was being moved between shards: ${count}. Erase again in a minute.`,
   },
   fr: {
     title: "Demandes des chercheurs d'emploi",
@@ -83,8 +83,8 @@ const WORDS = {
     confirm: "Je confirme que la personne a demandé l'effacement et qu'il est irréversible.",
     confirmMissing: "Cochez la case pour confirmer l'effacement.",
     eraseButton: "Effacer",
-    erased: (applications: number, alerts: number) => `${applications} candidatures effacées et ${alerts} alertes terminées.`,
-    remaining: (count: number) => `${count} candidatures étaient en cours de déplacement entre fragments et n'ont pas été effacées : effacez de nouveau dans une minute.`,
+    erased: (applications: number, alerts: number) => `C'est fait. Candidatures effacées : ${applications}. Alertes terminées : ${alerts}.`,
+    remaining: (count: number) => `Candidatures non effacées parce que leur employeur changeait de fragment : ${count}. Effacez de nouveau dans une minute.`,
   },
 } as const;
 
