@@ -6,6 +6,8 @@ import { consoleConfigured, requireAccess } from "./access";
 import { auditPages } from "./audit-pages";
 import { isOwnOrigin, LANG_COOKIE, safeBack, type OperatorEnv } from "./context";
 import { employerPages } from "./employers";
+import { moderationPages } from "./moderation";
+import { peoplePages } from "./people";
 import { queuePages } from "./queue";
 import { operatorError } from "./render";
 import { standIn } from "./stand-in";
@@ -45,5 +47,7 @@ operatorPages.post("/operator/language", async (c) => {
 });
 
 operatorPages.route("/", queuePages);
+operatorPages.route("/", moderationPages);
 operatorPages.route("/", employerPages);
+operatorPages.route("/", peoplePages);
 operatorPages.route("/", auditPages);

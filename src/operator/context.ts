@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
+import { NotFoundError } from "../http/problem";
 import type { Lang } from "../ui/i18n";
 
 // DESIGN 26: what every page of the operator's console needs of its request — who the operator is
@@ -32,3 +33,14 @@ export const isOwnOrigin = (origin: string, c: OperatorContext) => origin === ne
 
 /** A console address to come back to (a form's `back`): a path under /operator, else /operator. */
 export const safeBack = (back: unknown) => (typeof back === "string" && /^\/operator(\/|\?|$)/.test(back) && !/[\\\s]/.test(back) ? back : "/operator");
+
+/** The page's `id` (a job's, an employer's), or a 404 for anything that cannot be one. */
+export function idParam(c: OperatorContext): number {
+  const id = c.req.param("id") ?? "";
+  if (!/^[1-9][0-9]{0,9}$/.test(id)) throw new NotFoundError();
+  return Number(id);
+}
+
+const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
+/** An address the console accepts (trimmed first by the caller): one @, a dot in the domain, at most 254 characters. */
+export const isEmailAddress = (email: string) => email.length <= 254 && EMAIL.test(email);

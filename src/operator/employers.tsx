@@ -2,13 +2,15 @@ import { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { inviteAdminByOperator } from "../accounts/invitations";
 import { changePlan, createEmployer, EMPLOYER_NAME_MAX, findLiveEmployer, PLANS, searchEmployers, type LiveEmployer, type Plan } from "../employers/directory";
+import { reinstateEmployer, suspendEmployer } from "../employers/suspension";
 import { NotFoundError } from "../http/problem";
 import { Field } from "../ui/fields";
 import type { Lang } from "../ui/i18n";
 import { DataTable } from "../ui/table";
+import { ActFormView, actFormOf, parseAct, type ActErrors, type ActForm } from "./acts";
 import { audited } from "./audit";
-import { langOf, publicOrigin, type OperatorContext, type OperatorEnv } from "./context";
-import { employerOverview } from "./reads";
+import { idParam, isEmailAddress, langOf, publicOrigin, type OperatorContext, type OperatorEnv } from "./context";
+import { employerOverview, SUSPENSION_ACTIONS } from "./reads";
 import { page } from "./render";
 import { COMMON_WORDS, formatMoment } from "./words";
 
@@ -62,6 +64,15 @@ const WORDS = {
     details: "Details",
     reporter: "Reporter's email",
     when: "When",
+    standing: "Standing",
+    suspendedState: "Suspended: its jobs are off the board and its writes are refused.",
+    activeState: "In good standing.",
+    suspend: "Suspend",
+    suspendHint: "Every job of the employer leaves the board at once; its API and console writes answer 403, its reads still answer.",
+    reinstate: "Reinstate",
+    reinstateHint: "Its active jobs come back on the board (removed ones stay off); its writes are accepted again.",
+    suspendedNotice: "The employer was suspended.",
+    reinstatedNotice: "The employer was reinstated.",
   },
   fr: {
     title: "Employeurs",
@@ -108,12 +119,20 @@ const WORDS = {
     details: "Détails",
     reporter: "Courriel de la personne",
     when: "Quand",
+    standing: "Situation",
+    suspendedState: "Suspendu : ses offres ne sont plus sur le site et ses écritures sont refusées.",
+    activeState: "En règle.",
+    suspend: "Suspendre",
+    suspendHint: "Toutes les offres de l'employeur quittent le site aussitôt; ses écritures par l'API et la console répondent 403, ses lectures répondent toujours.",
+    reinstate: "Rétablir",
+    reinstateHint: "Ses offres actives reviennent sur le site (les offres retirées restent retirées); ses écritures sont de nouveau acceptées.",
+    suspendedNotice: "L'employeur a été suspendu.",
+    reinstatedNotice: "L'employeur a été rétabli.",
   },
 } as const;
 
 /** Results of a search, at most. */
 const RESULTS = 50;
-const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\]]+$/;
 const ID = /^[1-9][0-9]{0,9}$/;
 
 interface CreateForm {
@@ -217,16 +236,9 @@ function createErrors(form: CreateForm, lang: Lang): CreateErrors {
   if (!name || [...name].length > EMPLOYER_NAME_MAX) errors.name = words.nameInvalid;
   if (!isPlan(form.plan)) errors.plan = words.planInvalid;
   const email = form.adminEmail.trim();
-  if (email.length > 254 || !EMAIL.test(email)) errors.adminEmail = words.emailInvalid;
+  if (!isEmailAddress(email)) errors.adminEmail = words.emailInvalid;
   if (form.language !== "en" && form.language !== "fr") errors.language = words.languageInvalid;
   return errors;
-}
-
-/** The employer's page's id, or a 404 for anything that cannot be one. */
-function employerIdOf(c: OperatorContext): number {
-  const id = c.req.param("id") ?? "";
-  if (!ID.test(id)) throw new NotFoundError();
-  return Number(id);
 }
 
 export const employerPages = new Hono<OperatorEnv>();
@@ -262,18 +274,33 @@ employerPages.post("/operator/employers", async (c) => {
   return c.redirect(`/operator/employers?q=${employer.id}&created=${employer.id}${emailed ? "" : "&unsent"}`, 303);
 });
 
-async function employerPage(c: OperatorContext, id: number, plan?: { value: string; error: string }) {
+/** A form of the page refused (422): the plan's, or a suspension's or reinstatement's. */
+type Refused = { plan: { value: string; error: string } } | { act: SuspensionAct; form: ActForm; errors: ActErrors };
+type SuspensionAct = keyof typeof SUSPENSION_ACTIONS;
+
+const SUSPENSION = {
+  suspend: { perform: suspendEmployer, notice: "suspendedNotice", hint: "suspendHint" },
+  reinstate: { perform: reinstateEmployer, notice: "reinstatedNotice", hint: "reinstateHint" },
+} as const;
+
+async function employerPage(c: OperatorContext, id: number, refused?: Refused) {
+  const plan = refused && "plan" in refused ? refused.plan : undefined;
+  const act = refused && "act" in refused ? refused : undefined;
   const lang = langOf(c);
   const words = WORDS[lang];
   const common = COMMON_WORDS[lang];
   const overview = await employerOverview(c.env, id);
   if (!overview) throw new NotFoundError();
-  const { employer, jobs, people, reports } = overview;
+  const { employer, jobs, people, reports, suspended } = overview;
+  // The act its state calls for; a refused one's form is shown again, its messages beside its fields.
+  const next: SuspensionAct = act?.act ?? (suspended ? "reinstate" : "suspend");
+  const done = c.req.query("done");
+  const notice = refused ? undefined : c.req.query("saved") !== undefined ? words.saved : done === "suspend" || done === "reinstate" ? words[SUSPENSION[done].notice] : undefined;
   const body: Child = (
     <>
-      {c.req.query("saved") !== undefined && !plan ? (
+      {notice ? (
         <p role="status" class="notice">
-          {words.saved}
+          {notice}
         </p>
       ) : null}
       <dl>
@@ -287,7 +314,22 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
         <dd>{formatMoment(lang, employer.createdAt * 1000)}</dd>
         <dt>{words.jobs}</dt>
         <dd>{words.jobCounts(jobs)}</dd>
+        <dt>{words.standing}</dt>
+        <dd>{suspended ? words.suspendedState : words.activeState}</dd>
       </dl>
+      <section aria-labelledby="suspension-title">
+        <h2 id="suspension-title">{words[next]}</h2>
+        <p>{words[SUSPENSION[next].hint]}</p>
+        <ActFormView
+          lang={lang}
+          action={`/operator/employers/${employer.id}/${next}`}
+          prefix={next}
+          button={words[next]}
+          danger={next === "suspend"}
+          form={act?.form}
+          errors={act?.errors}
+        />
+      </section>
       <section aria-labelledby="plan-title">
         <h2 id="plan-title">{words.plan}</h2>
         <form method="post" action={`/operator/employers/${employer.id}/plan`}>
@@ -330,15 +372,15 @@ async function employerPage(c: OperatorContext, id: number, plan?: { value: stri
       </section>
     </>
   );
-  return page(c, `${employer.name} (#${employer.id})`, body, plan ? 422 : 200);
+  return page(c, `${employer.name} (#${employer.id})`, body, refused ? 422 : 200);
 }
 
-employerPages.get("/operator/employers/:id", (c) => employerPage(c, employerIdOf(c)));
+employerPages.get("/operator/employers/:id", (c) => employerPage(c, idParam(c)));
 
 employerPages.post("/operator/employers/:id/plan", async (c) => {
-  const id = employerIdOf(c);
+  const id = idParam(c);
   const plan = text((await c.req.parseBody()).plan);
-  if (!isPlan(plan)) return employerPage(c, id, { value: plan, error: WORDS[langOf(c)].planInvalid });
+  if (!isPlan(plan)) return employerPage(c, id, { plan: { value: plan, error: WORDS[langOf(c)].planInvalid } });
   const employer = await findLiveEmployer(c.env, id);
   if (!employer) throw new NotFoundError();
   // The plan it has already: nothing to do, nothing to record.
@@ -349,3 +391,16 @@ employerPages.post("/operator/employers/:id/plan", async (c) => {
   }
   return c.redirect(`/operator/employers/${id}?saved`, 303);
 });
+
+for (const act of ["suspend", "reinstate"] as const) {
+  employerPages.post(`/operator/employers/:id/${act}`, async (c) => {
+    const id = idParam(c);
+    const form = actFormOf(await c.req.parseBody());
+    const asked = parseAct(form, langOf(c));
+    if ("errors" in asked) return employerPage(c, id, { act, form, errors: asked.errors });
+    await audited(c, { action: SUSPENSION_ACTIONS[act], target: `employer:${id}`, ...asked }, async () => {
+      if (!(await SUSPENSION[act].perform(c.env, { employerId: id, reason: asked.reason }))) throw new NotFoundError();
+    });
+    return c.redirect(`/operator/employers/${id}?done=${act}`, 303);
+  });
+}

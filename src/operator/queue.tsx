@@ -1,12 +1,12 @@
 import { Hono } from "hono";
+import { moderationQueue } from "../jobs/moderation";
 import { DataTable } from "../ui/table";
 import { langOf, type OperatorEnv } from "./context";
-import { reportQueue } from "./reads";
 import { page } from "./render";
 import { COMMON_WORDS, formatMoment } from "./words";
 
-// DESIGN 26: the console's first page — the jobs with open reports, most reported first. Read
-// only here; the moderation acts (remove, restore, dismiss) and the job's own page come next.
+// DESIGN 26: the console's first page — the moderation queue: jobs with open reports, most
+// reported first, each leading to its own page (./moderation.tsx), where the operator acts.
 
 const WORDS = {
   en: {
@@ -15,8 +15,8 @@ const WORDS = {
     job: "Job",
     employer: "Employer",
     status: "Status",
-    reports: "Reports",
-    reasons: "Reasons",
+    removed: "removed",
+    reports: "Open reports",
     latest: "Latest report",
     empty: "No job has an open report.",
   },
@@ -26,12 +26,15 @@ const WORDS = {
     job: "Offre",
     employer: "Employeur",
     status: "Statut",
-    reports: "Signalements",
-    reasons: "Motifs",
+    removed: "retirée",
+    reports: "Signalements ouverts",
     latest: "Dernier signalement",
     empty: "Aucune offre n'a de signalement ouvert.",
   },
 } as const;
+
+/** Jobs shown in the queue, at most. */
+const QUEUE_SIZE = 50;
 
 export const queuePages = new Hono<OperatorEnv>();
 
@@ -39,7 +42,7 @@ queuePages.get("/operator", async (c) => {
   const lang = langOf(c);
   const words = WORDS[lang];
   const common = COMMON_WORDS[lang];
-  const rows = await reportQueue(c.env);
+  const rows = await moderationQueue(c.env, QUEUE_SIZE);
   return page(
     c,
     words.title,
@@ -48,19 +51,11 @@ queuePages.get("/operator", async (c) => {
       empty={words.empty}
       rows={rows}
       columns={[
-        { header: words.job, cell: (row) => `#${row.jobId} ${row.job ? (row.job.title ?? common.untitled) : common.gone}` },
+        { header: words.job, cell: (row) => <a href={`/operator/jobs/${row.jobId}`}>{`#${row.jobId} ${row.job ? (row.job.title ?? common.untitled) : common.gone}`}</a> },
         { header: words.employer, cell: (row) => (row.job ? <a href={`/operator/employers/${row.job.employerId}`}>{row.job.employerName}</a> : "") },
-        { header: words.status, cell: (row) => (row.job ? common.statuses[row.job.status] : "") },
-        { header: words.reports, cell: (row) => String(row.reports) },
-        {
-          header: words.reasons,
-          cell: (row) =>
-            Object.entries(row.reasons)
-              .filter(([, count]) => count > 0)
-              .map(([reason, count]) => `${common.reasons[reason as keyof typeof common.reasons]} ${count}`)
-              .join(", "),
-        },
-        { header: words.latest, cell: (row) => formatMoment(lang, row.latestAt) },
+        { header: words.status, cell: (row) => (row.job ? (row.job.moderationStatus === "removed" ? words.removed : common.statuses[row.job.status]) : "") },
+        { header: words.reports, cell: (row) => String(row.openReports) },
+        { header: words.latest, cell: (row) => formatMoment(lang, row.latestReportAt) },
       ]}
     />,
   );

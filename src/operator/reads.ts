@@ -1,42 +1,71 @@
 import { employerPeople } from "../accounts/invitations";
+import { lastDoneAct } from "../accounts/audit";
 import { createDatabase, type Database } from "../db/client";
 import { findLiveEmployer } from "../employers/directory";
 import type { Env } from "../env";
-import { jobCounts, jobSummaries, type JobSummary } from "../jobs/summaries";
-import { reportedJobs, reportsOfEmployer } from "../reports/service";
+import { toJob } from "../jobs/representation";
+import { getJob } from "../jobs/service";
+import { jobCounts, jobSummaries } from "../jobs/summaries";
+import { removalsOfEmployer, reportsOfEmployer, reportsOfJob } from "../reports/service";
 import { shardDatabase, shardNumbers } from "../shards/bindings";
 
 // DESIGN 26: what the operator's pages read, across the employer side's shards (a job and its
 // reports live in its employer's shard; DESIGN 22) and the accounts.
 
-/** Jobs shown in the queue, and reports on an employer's page, at most. */
-export const QUEUE_SIZE = 50;
+/** Reports on an employer's page, and on a job's page, at most. */
 const EMPLOYER_REPORTS = 50;
+const JOB_REPORTS = 100;
+/** An employer's earlier removals shown, at most. */
+const REMOVALS = 20;
+
+/** The audit's actions that set an employer's suspension (src/operator/employers.tsx). */
+export const SUSPENSION_ACTIONS = { suspend: "employer.suspend", reinstate: "employer.reinstate" } as const;
 
 const shardDb = (env: Env, shard: number): Database => createDatabase(shardDatabase(env, shard));
 
-/** DESIGN 26: the jobs with open reports, most reported first, each with its job and employer (a job since deleted has none). */
-export async function reportQueue(env: Env) {
-  const perShard = await Promise.all(
-    shardNumbers(env).map(async (shard) => {
-      const db = shardDb(env, shard);
-      const reported = await reportedJobs(db, QUEUE_SIZE);
-      const jobs = await jobSummaries(db, reported.map((row) => row.jobId));
-      return reported.map((row) => ({ ...row, job: jobs.get(row.jobId) as JobSummary | undefined }));
-    }),
-  );
-  return perShard
-    .flat()
-    .sort((a, b) => b.reports - a.reports || b.latestAt - a.latestAt)
-    .slice(0, QUEUE_SIZE);
+/**
+ * Whether the operator's console last suspended the employer (the newest of its suspensions and
+ * reinstatements done, in the audit): the console is the only way to suspend one.
+ */
+async function isSuspended(env: Env, employerId: number): Promise<boolean> {
+  const last = await lastDoneAct(env, `employer:${employerId}`, Object.values(SUSPENSION_ACTIONS));
+  return last?.action === SUSPENSION_ACTIONS.suspend;
 }
 
-/** An employer as the operator sees it: plan, shard, jobs by status, people and invitations, the newest reports of its jobs. */
+/** An employer as the operator sees it: plan, shard, jobs by status, people and invitations, the newest reports of its jobs, whether it is suspended. */
 export async function employerOverview(env: Env, id: number) {
   const employer = await findLiveEmployer(env, id);
   if (!employer) return undefined;
   const db = shardDb(env, employer.shard);
-  const [jobs, people, reports] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS)]);
+  const [jobs, people, reports, suspended] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS), isSuspended(env, id)]);
   const titles = await jobSummaries(db, reports.map((report) => report.jobId));
-  return { employer, jobs, people, reports: reports.map((report) => ({ ...report, title: titles.get(report.jobId)?.title ?? null })) };
+  return { employer, jobs, people, suspended, reports: reports.map((report) => ({ ...report, title: titles.get(report.jobId)?.title ?? null })) };
+}
+
+/**
+ * DESIGN 26: a reported job as the operator judges it — its reports (every shard: a report
+ * outlives its job), the job as its employer's API has it (null when it is gone), and that
+ * employer's earlier removals (jobs removed after reports).
+ */
+export async function jobCase(env: Env, jobId: number) {
+  const perShard = await Promise.all(
+    shardNumbers(env).map(async (shard) => {
+      const db = shardDb(env, shard);
+      const [reports, summaries] = await Promise.all([reportsOfJob(db, jobId, JOB_REPORTS), jobSummaries(db, [jobId])]);
+      return { shard, db, reports, summary: summaries.get(jobId) };
+    }),
+  );
+  const reports = perShard
+    .flatMap((entry) => entry.reports)
+    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)
+    .slice(0, JOB_REPORTS);
+  const holders = perShard.filter((entry) => entry.summary);
+  if (holders.length === 0) return { reports, job: null, removals: [] };
+  // DESIGN 22: a moved employer's old shard may still hold a stale copy for a moment; its own shard is the truth.
+  const home = holders.length > 1 ? (await findLiveEmployer(env, holders[0].summary!.employerId))?.shard : undefined;
+  const holder = holders.find((entry) => entry.shard === home) ?? holders[0];
+  const employerId = holder.summary!.employerId;
+  const [row, removed] = await Promise.all([getJob({ db: holder.db, employerId }, jobId), removalsOfEmployer(holder.db, employerId, REMOVALS)]);
+  const titles = await jobSummaries(holder.db, removed.map((removal) => removal.jobId));
+  return { reports, job: toJob(row), removals: removed.map((removal) => ({ ...removal, title: titles.get(removal.jobId)?.title ?? null })) };
 }

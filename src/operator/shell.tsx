@@ -12,6 +12,7 @@ export const SHELL_WORDS = {
     navigation: "Operator console",
     queue: "Reports",
     employers: "Employers",
+    people: "Job seekers",
     audit: "Audit",
     signedInAs: (operator: string) => `Signed in as ${operator}`,
     otherLanguage: "Français",
@@ -27,6 +28,7 @@ export const SHELL_WORDS = {
     navigation: "Console de l'exploitant",
     queue: "Signalements",
     employers: "Employeurs",
+    people: "Chercheurs d'emploi",
     audit: "Journal",
     signedInAs: (operator: string) => `Connecté en tant que ${operator}`,
     otherLanguage: "English",
@@ -39,10 +41,11 @@ export const SHELL_WORDS = {
   },
 } as const;
 
-/** The console's sections, in the navigation's order; a section added later (moderation, people) adds its line. */
-export const SECTIONS: { key: "queue" | "employers" | "audit"; path: string }[] = [
+/** The console's sections, in the navigation's order. */
+export const SECTIONS: { key: "queue" | "employers" | "people" | "audit"; path: string }[] = [
   { key: "queue", path: "/operator" },
   { key: "employers", path: "/operator/employers" },
+  { key: "people", path: "/operator/people" },
   { key: "audit", path: "/operator/audit" },
 ];
 

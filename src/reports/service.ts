@@ -37,14 +37,6 @@ export async function reportJob(db: Database, jobId: number, fields: Record<stri
   return stored.length > 0;
 }
 
-/** A job's reports, as the operator's queue counts them (DESIGN 26). */
-export interface ReportedJob {
-  jobId: number;
-  reports: number;
-  latestAt: number;
-  reasons: Record<(typeof REPORT_REASONS)[number], number>;
-}
-
 /** One report, as the operator sees it (the reporter's email included: DESIGN 26). */
 export interface JobReport {
   id: number;
@@ -53,23 +45,26 @@ export interface JobReport {
   details: string | null;
   email: string | null;
   createdAt: number;
+  /** When the operator removed its job or dismissed it (ms); null while it is open. */
+  resolvedAt: number | null;
+  resolution: "removed" | "dismissed" | null;
 }
 
-const reasonCounts = sql.raw(REPORT_REASONS.map((reason) => `sum(reason = '${reason}') AS "${reason}"`).join(", "));
-
-/**
- * DESIGN 26: the jobs of this shard with reports, most reported first (then the latest report
- * first), `limit` of them; counted from job_reports_job_idx.
- */
-export async function reportedJobs(db: Database, limit: number): Promise<ReportedJob[]> {
-  const rows = await db.all<{ jobId: number; reports: number; latestAt: number } & Record<(typeof REPORT_REASONS)[number], number>>(
-    sql`SELECT job_id AS jobId, count(*) AS reports, max(created_at) AS latestAt, ${reasonCounts} FROM ${jobReports} GROUP BY job_id ORDER BY reports DESC, latestAt DESC LIMIT ${limit}`,
-  );
-  return rows.map(({ jobId, reports, latestAt, ...reasons }) => ({ jobId, reports, latestAt, reasons }));
-}
+const REPORT_COLUMNS = sql.raw("id, job_id AS jobId, reason, details, email, created_at AS createdAt, resolved_at AS resolvedAt, resolution");
 
 /** The newest `limit` reports of the employer's jobs in this shard. */
 export function reportsOfEmployer(db: Database, employerId: number, limit: number): Promise<JobReport[]> {
-  return db.all<JobReport>(sql`SELECT id, job_id AS jobId, reason, details, email, created_at AS createdAt FROM ${jobReports}
+  return db.all<JobReport>(sql`SELECT ${REPORT_COLUMNS} FROM ${jobReports}
     WHERE job_id IN (SELECT id FROM jobs WHERE employer_id = ${employerId}) ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+}
+
+/** DESIGN 26: the job's newest `limit` reports in this shard, open or resolved (from job_reports_job_idx). */
+export function reportsOfJob(db: Database, jobId: number, limit: number): Promise<JobReport[]> {
+  return db.all<JobReport>(sql`SELECT ${REPORT_COLUMNS} FROM ${jobReports} WHERE job_id = ${jobId} ORDER BY created_at DESC, id DESC LIMIT ${limit}`);
+}
+
+/** The employer's jobs in this shard whose reports the operator resolved by removing the job, the latest removal first. */
+export function removalsOfEmployer(db: Database, employerId: number, limit: number): Promise<{ jobId: number; removedAt: number; reports: number }[]> {
+  return db.all(sql`SELECT job_id AS jobId, max(resolved_at) AS removedAt, count(*) AS reports FROM ${jobReports}
+    WHERE resolution = 'removed' AND job_id IN (SELECT id FROM jobs WHERE employer_id = ${employerId}) GROUP BY job_id ORDER BY removedAt DESC LIMIT ${limit}`);
 }
