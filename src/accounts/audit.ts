@@ -71,13 +71,6 @@ export async function listActs(env: Env, { before, limit }: { before?: number; l
   return db(env).all<ActRecord>(sql`SELECT id, at, operator, action, target, reason, note, outcome FROM audit ${older} ORDER BY id DESC LIMIT ${limit}`);
 }
 
-/** The newest act done on `target` among `actions` (e.g. whether an employer was last suspended or reinstated). */
-export async function lastDoneAct(env: Env, target: string, actions: readonly string[]): Promise<ActRecord | undefined> {
-  const [act] = await db(env).all<ActRecord>(sql`SELECT id, at, operator, action, target, reason, note, outcome FROM audit
-    WHERE target = ${target} AND outcome = 'done' AND action IN (${sql.join(actions.map((action) => sql`${action}`), sql`, `)}) ORDER BY id DESC LIMIT 1`);
-  return act;
-}
-
 /** DESIGN 26: the cron's share for the audit — records older than 7 years deleted, a bounded number a run. */
 export function runAuditRetention(env: Env, now: number) {
   return runStages([

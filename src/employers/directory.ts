@@ -20,10 +20,12 @@ export interface LiveEmployer {
   /** Seconds since the epoch (employers.created_at). */
   createdAt: number;
   shard: number;
+  /** When the operator suspended it (ms), or null (src/employers/suspension.ts). */
+  suspendedAt: number | null;
 }
 
 const LIVE = sql.raw("test_of IS NULL AND moved_to IS NULL");
-const COLUMNS = sql.raw("id, name, plan, created_at AS createdAt");
+const COLUMNS = sql.raw("id, name, plan, created_at AS createdAt, suspended_at AS suspendedAt");
 
 const shardDb = (env: Env, shard: number): Database => createDatabase(shardDatabase(env, shard));
 

@@ -1,5 +1,4 @@
 import { employerPeople } from "../accounts/invitations";
-import { lastDoneAct } from "../accounts/audit";
 import { createDatabase, type Database } from "../db/client";
 import { findLiveEmployer } from "../employers/directory";
 import type { Env } from "../env";
@@ -18,26 +17,18 @@ const JOB_REPORTS = 100;
 /** An employer's earlier removals shown, at most. */
 const REMOVALS = 20;
 
-/** The audit's actions that set an employer's suspension (src/operator/employers.tsx). */
+/** The audit's names of the acts that suspend and reinstate an employer. */
 export const SUSPENSION_ACTIONS = { suspend: "employer.suspend", reinstate: "employer.reinstate" } as const;
 
 const shardDb = (env: Env, shard: number): Database => createDatabase(shardDatabase(env, shard));
-
-/**
- * Whether the operator's console last suspended the employer (the newest of its suspensions and
- * reinstatements done, in the audit): the console is the only way to suspend one.
- */
-async function isSuspended(env: Env, employerId: number): Promise<boolean> {
-  const last = await lastDoneAct(env, `employer:${employerId}`, Object.values(SUSPENSION_ACTIONS));
-  return last?.action === SUSPENSION_ACTIONS.suspend;
-}
 
 /** An employer as the operator sees it: plan, shard, jobs by status, people and invitations, the newest reports of its jobs, whether it is suspended. */
 export async function employerOverview(env: Env, id: number) {
   const employer = await findLiveEmployer(env, id);
   if (!employer) return undefined;
   const db = shardDb(env, employer.shard);
-  const [jobs, people, reports, suspended] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS), isSuspended(env, id)]);
+  const suspended = employer.suspendedAt !== null;
+  const [jobs, people, reports] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS)]);
   const titles = await jobSummaries(db, reports.map((report) => report.jobId));
   return { employer, jobs, people, suspended, reports: reports.map((report) => ({ ...report, title: titles.get(report.jobId)?.title ?? null })) };
 }
