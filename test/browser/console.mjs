@@ -4,14 +4,19 @@
 // every console page in English and French — its errors shown too — with axe-core (WCAG 2.2 AA
 // rules) and html-validate on the HTML as served; a job created with the keyboard alone and one
 // with JavaScript off; a recruiter refused the admins' pages. Screenshots for docs/console.md.
+// The operator's console (DESIGN 26) too: behind an Access of this test's own (its keys served on
+// a local port as a team domain serves them, a token signed here), every page in both languages.
 // Prints "N passed, M failed"; exits 1 on failure.
 //
 //   node test/browser/console.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
+import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HtmlValidate } from "html-validate";
+import { importJWK, SignJWT } from "jose";
 import { chromium } from "playwright-core";
 import { wrangler, sqlString } from "../../scripts/lib/wrangler.mjs";
 import { hashToken, newToken } from "../../src/accounts/tokens.ts";
@@ -28,8 +33,22 @@ const { check, finish } = checks();
 
 let site;
 let browser;
+let access;
 try {
-  site = await startSite();
+  // A stand-in of Cloudflare Access: its team domain is a local server publishing this key.
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const kid = "browser-test";
+  const certs = JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
+  access = createServer((req, res) => res.writeHead(req.url === "/cdn-cgi/access/certs" ? 200 : 404, { "Content-Type": "application/json" }).end(certs));
+  await new Promise((resolve) => access.listen(0, "127.0.0.1", resolve));
+  const team = `http://127.0.0.1:${access.address().port}`;
+  const audience = "browser-test-audience";
+  site = await startSite({ args: ["--var", `ACCESS_TEAM_DOMAIN:${team}`, "--var", `ACCESS_AUD:${audience}`] });
+  const accessToken = async (email) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ email, type: "app" }).setProtectedHeader({ alg: "RS256", kid }).setIssuer(team).setAudience([audience]).setSubject(email).setIssuedAt(now).setExpirationTime(now + 3600)
+      .sign(await importJWK({ ...privateKey.export({ format: "jwk" }), kid }, "RS256"));
+  };
 
   /** An invitation as `npm run people -- invite` writes it; its address. */
   async function invitation(email, role) {
@@ -231,10 +250,40 @@ try {
   check("a recruiter on an admin page: 403", refused?.status() === 403);
   await checked(recruiter, "the admins-only page");
   await recruiterContext.close();
+
+  // The operator's console, signed in through Access (its cookie), every page in both languages.
+  const operatorContext = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+  await operatorContext.addCookies([{ name: "CF_Authorization", value: await accessToken("operator@browser.example"), url: site.origin }]);
+  const operator = await operatorContext.newPage();
+  const refusedOperator = await fetch(`${site.origin}/operator`);
+  check("the operator's console without an Access token: 403", refusedOperator.status === 403);
+  const operatorPages = [
+    ["the moderation queue", "/operator"],
+    ["a job for moderation", `/operator/jobs/${site.emailJob.body.id}`],
+    ["the employers' search", "/operator/employers?q=Browser"],
+    ["an employer", `/operator/employers/${site.employerId}`],
+    ["a job seeker's data", "/operator/people?email=grace%40browser.example"],
+    ["the audit", "/operator/audit"],
+  ];
+  for (const lang of ["en", "fr"]) {
+    if (lang === "fr") {
+      await operator.goto(`${site.origin}/operator`);
+      await operator.getByRole("button", { name: "Français" }).click();
+      await operator.waitForLoadState("load");
+    }
+    for (const [name, path] of operatorPages) {
+      const answer = await operator.goto(`${site.origin}${path}`);
+      check(`operator: ${name} (${lang}): 200`, answer?.status() === 200, `${path}: ${answer?.status()}`);
+      await checked(operator, `operator: ${name} (${lang})`);
+      if (lang === "en" && path === "/operator") await shot(operator, "operator-queue.png");
+    }
+  }
+  await operatorContext.close();
 } catch (error) {
   check("the console's browser test ran to its end", false, error.stack ?? String(error));
 } finally {
   await browser?.close();
   site?.stop();
+  access?.close();
 }
 finish();

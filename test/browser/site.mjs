@@ -27,8 +27,8 @@ export const URL_JOB = {
   translations: { fr: { title: "Comptable principal", description: "<p>Joignez-vous à l'équipe.</p>" } },
 };
 
-/** Resolves with the running site and its two jobs (`{ status, body }` each); `stop()` ends it. */
-export async function startSite() {
+/** Resolves with the running site and its two jobs (`{ status, body }` each); `stop()` ends it. `args`: more for `wrangler dev`. */
+export async function startSite({ args = [] } = {}) {
   const state = mkdtempSync(join(tmpdir(), "board-site-state-"));
   const local = ["--local", "--persist-to", state];
   for (const shard of shardNumbers(true)) {
@@ -48,7 +48,7 @@ export async function startSite() {
   wrangler(["kv", "key", "put", await hashApiKey(apiKey), JSON.stringify({ employerId, shard: 1 }), "--binding=API_KEYS", ...local]);
   // Given on the command line, it wins over a developer's .dev.vars (CI has none).
   const alertsTokenKey = randomBytes(32).toString("base64");
-  const worker = await startDevServer(state, { args: ["--var", `ALERTS_TOKEN_KEY:${alertsTokenKey}`] });
+  const worker = await startDevServer(state, { args: ["--var", `ALERTS_TOKEN_KEY:${alertsTokenKey}`, ...args] });
   const stop = () => {
     worker.stop();
     rmSync(state, { recursive: true, force: true });
