@@ -6,7 +6,7 @@ import { AUDIT_KEPT_MS, runAuditRetention } from "../src/accounts/audit";
 import { SHARD_ID_SPAN } from "../src/shards/identity";
 import { formatDateTime } from "../src/ui/i18n";
 import { createEmployer, createTestKey, shardDb } from "./support/api";
-import { call as consoleCall, invite } from "./support/console";
+import { call as consoleCall, invite, signedIn } from "./support/console";
 import { postJob } from "./support/jobs";
 import { sentMail, signedInOperator } from "./support/operator";
 
@@ -96,13 +96,16 @@ describe("employers (DESIGN 26, 26a)", () => {
     expect(plan.results.map((row) => row.detail).join("\n")).toMatch(/SEARCH employers USING INDEX employers_name_search_idx/);
   });
 
-  it("GET /operator/employers/{id}: plan, shard, jobs by status, people and invitations, its jobs' reports with the reporter's email; 404 for a test space, a number of none and anything else", async () => {
+  it("GET /operator/employers/{id}: plan, shard, jobs by status, people and invitations, its API keys by prefix only, its jobs' reports with the reporter's email; 404 for a test space, a number of none and anything else", async () => {
     const employer = await createEmployer({ name: `Page ${unique()}`, shard: 1 });
     const job = await postJob(employer, { title: "Reported role", status: "active" });
     await postJob(employer, { title: "Draft role" });
     await report(1, job.id, "fraud", 1, Date.UTC(2026, 10, 28, 14, 5), "reporter@seeker.example");
     await invite(employer.employerId, "boss@page.example");
     await consoleCall(`/employer/invitations/${await invite(employer.employerId, "member@page.example", { role: "recruiter" })}`, { form: {} });
+    const admin = await signedIn(employer.employerId, `admin-${unique()}@page.example`);
+    const madeKey = (await (await consoleCall("/employer/keys", { cookie: admin, form: {} })).text()).match(/jpa_[A-Za-z0-9_-]{20,}/)?.[0];
+    expect(madeKey).toBeDefined();
     const operator = await signedInOperator();
 
     const res = await operator.call(`/operator/employers/${employer.employerId}`);
@@ -114,6 +117,8 @@ describe("employers (DESIGN 26, 26a)", () => {
     expect(html).toContain("<td>member@page.example</td><td>recruiter</td><td>member</td>");
     expect(html).toContain("<td>member@page.example</td><td>recruiter</td><td>invitation accepted</td>");
     expect(html).toContain("<td>boss@page.example</td><td>administrator</td><td>invited</td>");
+    expect(html).toContain(`<td><code>${madeKey!.slice(0, 12)}</code></td><td>live</td>`);
+    expect(html).not.toContain(madeKey!.slice(12));
     expect(html).toContain(`<td>#${job.id} Reported role</td><td>Fraud</td><td>Report 0 of ${job.id}</td><td>reporter@seeker.example</td><td>${formatDateTime("en", "2026-11-28T14:05:00Z")}</td>`);
 
     const space = await createTestKey(employer);

@@ -51,6 +51,14 @@ const WORDS = {
     saved: "Saved.",
     people: "People and invitations",
     noPeople: "No one yet.",
+    keys: "API keys (prefixes only)",
+    noKeys: "No API key.",
+    prefix: "Prefix",
+    keyKind: "Kind",
+    keyKinds: { live: "live", test: "test" },
+    noPrefix: "made before prefixes were kept",
+    lastUsed: "Last used",
+    never: "not recorded",
     email: "Email",
     role: "Role",
     roles: { admin: "administrator", recruiter: "recruiter" },
@@ -105,6 +113,14 @@ const WORDS = {
     newPlan: "Nouveau forfait",
     saved: "Enregistré.",
     people: "Personnes et invitations",
+    keys: "Clés d'API (préfixes seulement)",
+    noKeys: "Aucune clé d'API.",
+    prefix: "Préfixe",
+    keyKind: "Type",
+    keyKinds: { live: "production", test: "test" },
+    noPrefix: "créée avant que les préfixes soient gardés",
+    lastUsed: "Dernière utilisation",
+    never: "non enregistrée",
     noPeople: "Personne pour l'instant.",
     email: "Courriel",
     role: "Rôle",
@@ -291,7 +307,7 @@ async function employerPage(c: OperatorContext, id: number, refused?: Refused) {
   const common = COMMON_WORDS[lang];
   const overview = await employerOverview(c.env, id);
   if (!overview) throw new NotFoundError();
-  const { employer, jobs, people, reports, suspended } = overview;
+  const { employer, jobs, people, keys, reports, suspended } = overview;
   // The act its state calls for; a refused one's form is shown again, its messages beside its fields.
   const next: SuspensionAct = act?.act ?? (suspended ? "reinstate" : "suspend");
   const done = c.req.query("done");
@@ -352,6 +368,20 @@ async function employerPage(c: OperatorContext, id: number, refused?: Refused) {
             { header: words.role, cell: (row) => words.roles[row.role] },
             { header: words.state, cell: (row) => words.states[row.kind === "person" ? "person" : row.status!] },
             { header: words.since, cell: (row) => formatMoment(lang, row.createdAt) },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title">{words.keys}</h2>
+        <DataTable
+          caption={words.keys}
+          empty={words.noKeys}
+          rows={keys}
+          columns={[
+            { header: words.prefix, cell: (row) => (row.prefix ? <code>{row.prefix}</code> : words.noPrefix) },
+            { header: words.keyKind, cell: (row) => words.keyKinds[row.test ? "test" : "live"] },
+            { header: words.since, cell: (row) => formatMoment(lang, row.createdAt) },
+            { header: words.lastUsed, cell: (row) => (row.lastUsedAt === null ? words.never : formatMoment(lang, row.lastUsedAt)) },
           ]}
         />
       </section>

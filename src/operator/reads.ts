@@ -1,4 +1,6 @@
 import { employerPeople } from "../accounts/invitations";
+import { listKeys } from "../auth/service";
+import { testSpaceOf } from "../employers/service";
 import { createDatabase, type Database } from "../db/client";
 import { findLiveEmployer } from "../employers/directory";
 import type { Env } from "../env";
@@ -22,15 +24,15 @@ export const SUSPENSION_ACTIONS = { suspend: "employer.suspend", reinstate: "emp
 
 const shardDb = (env: Env, shard: number): Database => createDatabase(shardDatabase(env, shard));
 
-/** An employer as the operator sees it: plan, shard, jobs by status, people and invitations, the newest reports of its jobs, whether it is suspended. */
+/** An employer as the operator sees it: plan, shard, jobs by status, people and invitations, its API keys (prefixes only), the newest reports of its jobs, whether it is suspended. */
 export async function employerOverview(env: Env, id: number) {
   const employer = await findLiveEmployer(env, id);
   if (!employer) return undefined;
   const db = shardDb(env, employer.shard);
   const suspended = employer.suspendedAt !== null;
-  const [jobs, people, reports] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS)]);
-  const titles = await jobSummaries(db, reports.map((report) => report.jobId));
-  return { employer, jobs, people, suspended, reports: reports.map((report) => ({ ...report, title: titles.get(report.jobId)?.title ?? null })) };
+  const [jobs, people, reports, testSpace] = await Promise.all([jobCounts(db, id), employerPeople(env, id), reportsOfEmployer(db, id, EMPLOYER_REPORTS), testSpaceOf(db, id)]);
+  const [titles, keys] = await Promise.all([jobSummaries(db, reports.map((report) => report.jobId)), listKeys(db, { live: id, test: testSpace })]);
+  return { employer, jobs, people, keys, suspended, reports: reports.map((report) => ({ ...report, title: titles.get(report.jobId)?.title ?? null })) };
 }
 
 /**
