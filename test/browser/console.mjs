@@ -2,7 +2,7 @@
 // people invited as `npm run people -- invite` does, then Chromium (Playwright's library, the
 // system's Chromium): an invitation accepted, sign-in by emailed link with JavaScript on and off,
 // every console page in English and French — its errors shown too — with axe-core (WCAG 2.2 AA
-// rules) and html-validate on the HTML as served; a job created with the keyboard alone and one
+// rules), html-validate and the W3C Nu Html Checker on the HTML as served; a job created with the keyboard alone and one
 // with JavaScript off; a recruiter refused the admins' pages. Screenshots for docs/console.md.
 // The operator's console (DESIGN 26) too: behind an Access of this test's own (its keys served on
 // a local port as a team domain serves them, a token signed here), every page in both languages.
@@ -10,7 +10,9 @@
 //
 //   node test/browser/console.mjs [--report file.json]   (CHROMIUM=/path, SCREENSHOTS=dir)
 import { generateKeyPairSync } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -34,6 +36,10 @@ const { check, finish } = checks();
 let site;
 let browser;
 let access;
+// Every page as served, for the W3C Nu Html Checker at the end (one Java run for them all).
+const served_ = mkdtempSync(join(tmpdir(), "console-pages-"));
+const servedNames = [];
+let servedCount = 0;
 try {
   // A stand-in of Cloudflare Access: its team domain is a local server publishing this key.
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -74,6 +80,8 @@ try {
   }
   const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
   async function validHtmlOf(name, html) {
+    writeFileSync(join(served_, `${String(++servedCount).padStart(3, "0")}.html`), html);
+    servedNames.push(name);
     const report = await validator.validateString(html);
     const messages = report.results.flatMap((result) => result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
     const whole = /^<!DOCTYPE html>/i.test(html);
@@ -286,4 +294,14 @@ try {
   site?.stop();
   access?.close();
 }
+
+// The W3C Nu Html Checker (vnu-jar, pinned; needs Java: .ci/run installs it) on every page above.
+try {
+  execFileSync("java", ["-jar", createRequire(import.meta.url).resolve("vnu-jar/build/dist/vnu.jar"), "--errors-only", "--skip-non-html", served_], { encoding: "utf8", stdio: "pipe" });
+  check(`Nu Html Checker: no error on the ${servedNames.length} console and operator pages as served`, servedNames.length > 0);
+} catch (error) {
+  const report = String(error.stderr ?? error.message).replace(/"file:[^"]*\/(\d{3})\.html"/g, (_, n) => `"${servedNames[Number(n) - 1]}"`);
+  check(`Nu Html Checker: no error on the ${servedNames.length} console and operator pages as served`, false, report.slice(0, 4000));
+}
+rmSync(served_, { recursive: true, force: true });
 finish();
