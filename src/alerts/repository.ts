@@ -394,17 +394,27 @@ export async function purgeAlerts(db: AlertsDatabase, pendingBefore: number, end
 /** Matches (sent or passed over) are kept 30 days past the alert's last email; an ended alert's go at once (its consent record stays). */
 export const MATCHES_KEPT_MS = 30 * 86_400_000;
 
+/** Alerts that ended this recently have their matches looked for: more than any gap between cron runs. */
+export const ENDED_LOOKBACK_MS = 7 * 86_400_000;
+/** Alerts that emailed this recently (the run before last included) have their old matches looked for. */
+export const SENT_LOOKBACK_MS = 2 * 3_600_000;
+
 /**
  * Deletes at most `limit` old matches: every match of an ended alert, and each match already sent
- * or passed over that was made more than MATCHES_KEPT_MS before its alert's last email. The cron
- * calls it in chunks (src/alerts/scheduled.ts). Returns how many went.
+ * or passed over that was made more than MATCHES_KEPT_MS before its alert's last email. Matches
+ * become so only when their alert ends or emails, so only alerts that did lately are looked at
+ * (DESIGN 6a: a run costs what changed since, never a walk of every match); those a long outage
+ * left go at the alert's next email, or with it (purgeAlerts). The cron calls it in chunks
+ * (src/alerts/scheduled.ts). Returns how many went.
  */
-export async function pruneMatches(db: AlertsDatabase, limit: number): Promise<number> {
+export async function pruneMatches(db: AlertsDatabase, now: number, limit: number): Promise<number> {
   const [result] = await batch(db, [
     sql`DELETE FROM alert_matches WHERE rowid IN (
+          SELECT m.rowid FROM alerts a JOIN alert_matches m ON m.alert_id = a.id WHERE a.status = 'ended' AND a.ended_at >= ${now - ENDED_LOOKBACK_MS}
+          UNION ALL
           SELECT m.rowid FROM alerts a JOIN alert_matches m ON m.alert_id = a.id
-          WHERE a.status = 'ended'
-             OR (a.last_sent_at IS NOT NULL AND m.send_id IS NOT NULL AND m.matched_at < a.last_sent_at - ${MATCHES_KEPT_MS})
+          WHERE a.id IN (SELECT alert_id FROM alert_sends WHERE status = 'sent' AND created_at >= ${now - SENT_LOOKBACK_MS})
+            AND m.send_id IS NOT NULL AND m.matched_at < a.last_sent_at - ${MATCHES_KEPT_MS}
           LIMIT ${limit})`,
   ]);
   return result.meta.changes ?? 0;

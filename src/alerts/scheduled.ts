@@ -60,14 +60,14 @@ export function runAlertsUpkeep(env: Env, now: number) {
     ],
     ["alertsRetention", async () => ({ deleted: await purgeAlerts(db, now - PENDING_KEPT_MS, now - ENDED_KEPT_MS, PURGED_PER_RUN) })],
     [
-      // Matches of ended alerts, and those more than 30 days older than their alert's last email
+      // Matches of alerts just ended, and those more than 30 days older than their alert's last email
       // (repository.ts pruneMatches), in chunks until one comes back short or the run's share is done.
       "alertsMatchesPruned",
       async () => {
         let pruned = 0;
         let chunks = 0;
         while (chunks < PRUNE_CHUNKS_PER_RUN) {
-          const deleted = await pruneMatches(db, PRUNED_PER_CHUNK);
+          const deleted = await pruneMatches(db, now, PRUNED_PER_CHUNK);
           chunks++;
           pruned += deleted;
           if (deleted < PRUNED_PER_CHUNK) break;
