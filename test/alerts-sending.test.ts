@@ -5,7 +5,7 @@ import { createEmployer, request, type TestEmployer } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
 import { countingD1 } from "./support/count-d1";
-import { activeAlert, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, page, queued, sentMail } from "./support/alerts";
+import { activeAlert, alertsBatch, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, page, queued, sentMail } from "./support/alerts";
 import type { AlertsQueueBody } from "../src/alerts/consumer";
 
 // DESIGN 23, 23a: sending — instant, daily, weekly; the email (≤ 15 jobs, ≤ 2 per employer, only
@@ -258,5 +258,34 @@ describe("a day's digests, set-based (DESIGN 23's budget; DESIGN 6a)", () => {
       .bind(JSON.stringify(ids))
       .all<{ status: string; n: number }>();
     expect(ledger.results).toEqual([{ status: "sent", n: 100 }]);
+  });
+});
+
+describe("an email the email service refuses (DESIGN 23: retries through the queue)", () => {
+  it("its message is retried, the other emails of the message are recorded sent and never sent again; after 5 attempts the refused one is recorded failed", async () => {
+    const q = word();
+    const refused = await activeAlert({ frequency: "instant", search: { q } });
+    const accepted = await activeAlert({ frequency: "instant", search: { q } });
+    const employer = await createEmployer({ name: "Refused Ltd.", plan: "unlimited" });
+    const before = await lastEventSeq();
+    await jobsFor(employer, q, 1);
+    await settleBoard();
+    await matchEventsSince(before);
+    await consume([{ due: [refused.id, accepted.id], now: Math.max((await dueAtOf(refused.id))!, (await dueAtOf(accepted.id))!) }]);
+    const pendingOf = async (alertId: number) => (await env.ALERTS_DB.prepare("SELECT id, status FROM alert_sends WHERE alert_id = ? AND kind = 'alert'").bind(alertId).first<{ id: number; status: string }>())!;
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["pending", "pending"]);
+    const body = { send: [(await pendingOf(refused.id)).id, (await pendingOf(accepted.id)).id] };
+    const delivered: string[] = [];
+    const email = { send: async (mail: { to: string }) => { if (mail.to === refused.email) throw new Error("mail service down"); delivered.push(mail.to); } };
+    const attempt = async (attempts: number) => {
+      const { batch, outcomes } = alertsBatch([body], attempts);
+      await worker.queue!(batch as MessageBatch<never>, alertsEnv({ EMAIL: email }));
+      return outcomes;
+    };
+    expect(await attempt(1)).toEqual([{ index: 0, retryDelay: 30 }]);
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["pending", "sent"]);
+    expect(await attempt(5)).toEqual([{ index: 0, ack: true }]);
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["failed", "sent"]);
+    expect(delivered).toEqual([accepted.email]);
   });
 });
