@@ -156,12 +156,18 @@ export async function liveAlertIdsOfAddress(db: AlertsDatabase, emailKey: string
   return (await all<{ id: number }>(db, sql`SELECT id FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused')`)).map((row) => row.id);
 }
 
-/** Pause or resume an active alert, recorded. */
-export async function setPaused(db: AlertsDatabase, id: number, paused: boolean, now: number, dueAt: number | null): Promise<void> {
+/**
+ * Pause or resume an active alert, recorded. A paused alert leaves the reverse-search index (it
+ * matches nothing, so no job should read it) and is filed again under `terms` when it resumes.
+ */
+export async function setPaused(db: AlertsDatabase, id: number, paused: boolean, now: number, dueAt: number | null, terms: string[]): Promise<void> {
   const [from, to] = paused ? ["active", "paused"] : ["paused", "active"];
   await batch(db, [
     sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, ${paused ? "paused" : "resumed"} FROM alerts WHERE id = ${id} AND status = ${from}`,
     sql`UPDATE alerts SET status = ${to}, due_at = ${dueAt} WHERE id = ${id} AND status = ${from}`,
+    paused
+      ? sql`DELETE FROM alert_terms WHERE alert_id = ${id} AND (SELECT status FROM alerts WHERE id = ${id}) = 'paused'`
+      : sql`INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value, ${id} FROM json_each(${JSON.stringify(terms)}) WHERE (SELECT status FROM alerts WHERE id = ${id}) = 'active'`,
   ]);
 }
 
@@ -181,16 +187,17 @@ export interface CandidateAlert {
   search: string;
   nearLatitude: number | null;
   nearLongitude: number | null;
-  frequency: Frequency;
 }
 
-/** One read: the active alerts filed under any of these terms. */
+/**
+ * One read: the alerts filed under any of these terms (only active ones are: ended and paused
+ * alerts leave the index), with what the check needs of them and nothing more.
+ */
 export function candidateAlerts(db: AlertsDatabase, terms: string[]): Promise<CandidateAlert[]> {
   return all<CandidateAlert>(
     db,
-    // `+a.status`: found by id from the terms, never by walking every active alert (which the
-    // status index would, growing with their number: DESIGN 23's budget).
-    sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude, a.frequency
+    // `+a.status`: found by id from the terms, never by walking every active alert (DESIGN 23's budget).
+    sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude
         FROM alerts a WHERE +a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
   );
 }

@@ -22,6 +22,7 @@ import {
   renameEmployerOnCards,
   searchOfRow,
   sendsWithAlerts,
+  setPaused,
   type AlertRow,
   type JobOnBoard,
   type NewAlertEmail,
@@ -110,12 +111,19 @@ export async function alertOfToken(env: Pick<Env, "ALERTS_DB">, purpose: TokenPu
   return alertByTokenHash(dbOf(env), `${purpose}_hash` as TokenColumn, await hashOf(token));
 }
 
+/** Where an alert is filed in the reverse-search index (src/alerts/rules.ts termsOfAlert). */
+const termsOfRow = (alert: AlertRow) =>
+  termsOfAlert({ search: searchOfRow(alert), centre: alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null });
+
 /** The confirm button's POST: the alert starts (its schedule, its place in the index); a second POST changes nothing. */
 export async function confirmAlert(env: Env, alert: AlertRow, now: number): Promise<void> {
   if (alert.status !== "pending") return;
-  const search = searchOfRow(alert);
-  const centre = alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null;
-  await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfAlert({ search, centre }));
+  await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfRow(alert));
+}
+
+/** Pause (out of the index, nothing due) or resume (filed again, due at its next scheduled time) a kept alert, recorded. */
+export async function pauseAlert(env: Pick<Env, "ALERTS_DB">, alert: AlertRow, paused: boolean, now: number): Promise<void> {
+  await setPaused(dbOf(env), alert.id, paused, now, paused ? null : nextScheduledAt(scheduleOf(alert), now), paused ? [] : termsOfRow(alert));
 }
 
 /** The subject of a mailto: unsubscribe, before the token (src/alerts/inbound.ts reads any subject holding a token). */
