@@ -110,6 +110,11 @@ export function alertsOfAddress(db: AlertsDatabase, emailKey: string): Promise<A
   return all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused') ORDER BY id`);
 }
 
+/** Files an alert under `terms` in the reverse-search index, with its search and point, when `when` holds. */
+const fileAlert = (id: number, terms: string[], when: SQL) =>
+  sql`INSERT OR IGNORE INTO alert_terms (term, alert_id, search, near_latitude, near_longitude)
+      SELECT t.value, a.id, a.search, a.near_latitude, a.near_longitude FROM json_each(${JSON.stringify(terms)}) t, alerts a WHERE a.id = ${id} AND ${when}`;
+
 /**
  * Activates a pending alert: its schedule, its terms in the reverse-search index, and the
  * confirmation in its record, in one batch. The terms and the record follow only the update
@@ -119,7 +124,7 @@ export async function activateAlert(db: AlertsDatabase, id: number, now: number,
   const didIt = sql`(SELECT confirmed_at FROM alerts WHERE id = ${id} AND status = 'active') = ${now}`;
   await batch(db, [
     sql`UPDATE alerts SET status = 'active', confirmed_at = ${now}, renewed_at = ${now}, due_at = ${dueAt} WHERE id = ${id} AND status = 'pending'`,
-    sql`INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value, ${id} FROM json_each(${JSON.stringify(terms)}) WHERE ${didIt}`,
+    fileAlert(id, terms, didIt),
     sql`INSERT INTO alert_changes (alert_id, at, change) SELECT ${id}, ${now}, 'confirmed' WHERE ${didIt}`,
   ]);
 }
@@ -167,7 +172,7 @@ export async function setPaused(db: AlertsDatabase, id: number, paused: boolean,
     sql`UPDATE alerts SET status = ${to}, due_at = ${dueAt} WHERE id = ${id} AND status = ${from}`,
     paused
       ? sql`DELETE FROM alert_terms WHERE alert_id = ${id} AND (SELECT status FROM alerts WHERE id = ${id}) = 'paused'`
-      : sql`INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value, ${id} FROM json_each(${JSON.stringify(terms)}) WHERE (SELECT status FROM alerts WHERE id = ${id}) = 'active'`,
+      : fileAlert(id, terms, sql`a.status = 'active'`),
   ]);
 }
 
@@ -191,16 +196,13 @@ export interface CandidateAlert {
 
 /**
  * One read: the alerts filed under any of these terms (only active ones are: ended and paused
- * alerts leave the index), with what the check needs of them and nothing more.
+ * alerts leave the index), with what the check needs of them, from the index alone.
  */
-export function candidateAlerts(db: AlertsDatabase, terms: string[]): Promise<CandidateAlert[]> {
-  return all<CandidateAlert>(
-    db,
-    // `+a.status`: found by id from the terms, never by walking every active alert (DESIGN 23's budget).
-    sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude
-        FROM alerts a WHERE +a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
-  );
-}
+export const candidateAlerts = (db: AlertsDatabase, terms: string[]) => all<CandidateAlert>(db, candidatesQuery(terms));
+
+export const candidatesQuery = (terms: string[]) =>
+  sql`SELECT DISTINCT alert_id AS id, search, near_latitude AS nearLatitude, near_longitude AS nearLongitude
+      FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)}))`;
 
 export interface JobOnBoard {
   jobId: number;

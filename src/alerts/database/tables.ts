@@ -89,16 +89,26 @@ export const alertChanges = sqliteTable(
 );
 
 /**
- * DESIGN 23: the reverse-search index. Each active alert is filed under one term it requires
- * (src/alerts/rules.ts termsOfAlert): a job reads only the alerts filed under its own terms.
+ * DESIGN 23: the reverse-search index. Each active alert (only those: ended and paused ones leave
+ * it) is filed under the terms it requires (src/alerts/rules.ts termsOfAlert), with what the
+ * check needs of it: its search and, with `near`, that place's point (a search never changes once
+ * confirmed). A job reads the rows filed under its own terms from one covering index, contiguous
+ * per term, and never the alerts table (docs/performance.md, alerts at scale).
  */
 export const alertTerms = sqliteTable(
   "alert_terms",
   {
     term: text("term").notNull(),
     alertId: integer("alert_id").notNull(),
+    search: text("search").notNull(),
+    nearLatitude: real("near_latitude"),
+    nearLongitude: real("near_longitude"),
   },
-  (t) => [primaryKey({ columns: [t.term, t.alertId] }), index("alert_terms_alert_idx").on(t.alertId)],
+  (t) => [
+    primaryKey({ columns: [t.term, t.alertId] }),
+    index("alert_terms_alert_idx").on(t.alertId),
+    index("alert_terms_match_idx").on(t.term, t.alertId, t.nearLatitude, t.nearLongitude, t.search),
+  ],
 );
 
 /** A match, once per (alert, job) (DESIGN 23), with what its email shows of the job. */
