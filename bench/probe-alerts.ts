@@ -113,7 +113,7 @@ async function drain(env: Env, queued: Queued[]): Promise<{ batches: number; mes
 }
 
 /**
- * The seeded alerts' place in the reverse-search index and their schedule, as confirming an
+ * The seeded alerts' place in the reverse-search index (active ones) and their schedule, as confirming an
  * alert makes them (src/alerts/service.ts confirmAlert: termsOfAlert, nextScheduledAt), with the
  * time zone of their place or province (timeZoneOf), for every kept alert after `after`, set-based
  * in chunks. `terms=0`: the schedule alone (after the harness changed frequencies).
@@ -131,11 +131,11 @@ async function index(url: URL, env: Env): Promise<Response> {
   for (;;) {
     const { results } = await db
       .prepare(
-        `SELECT id, search, near_latitude AS nearLatitude, near_longitude AS nearLongitude, frequency, hour, weekday, time_zone AS timeZone
+        `SELECT id, status, search, near_latitude AS nearLatitude, near_longitude AS nearLongitude, frequency, hour, weekday, time_zone AS timeZone
         FROM alerts WHERE id > ? AND status IN ('active', 'paused') ORDER BY id LIMIT ?`,
       )
       .bind(after, INDEX_CHUNK)
-      .all<{ id: number; search: string; nearLatitude: number | null; nearLongitude: number | null; frequency: Frequency; hour: number; weekday: Weekday; timeZone: string }>();
+      .all<{ id: number; status: string; search: string; nearLatitude: number | null; nearLongitude: number | null; frequency: Frequency; hour: number; weekday: Weekday; timeZone: string }>();
     if (results.length === 0) break;
     const rows = results.map((row) => {
       const search = JSON.parse(row.search) as AlertSearch;
@@ -145,7 +145,8 @@ async function index(url: URL, env: Env): Promise<Response> {
         id: row.id,
         timeZone,
         dueAt: nextScheduledAt({ frequency: row.frequency, hour: row.hour, weekday: row.weekday, timeZone }, now),
-        terms: withTerms ? termsOfAlert({ search, centre }) : [],
+        // Only active alerts are filed (a paused one leaves the index: src/alerts/repository.ts setPaused).
+        terms: withTerms && row.status === "active" ? termsOfAlert({ search, centre }) : [],
       };
     });
     const filed = rows.flatMap((row) => row.terms.map((term) => ({ term, id: row.id })));
@@ -153,7 +154,17 @@ async function index(url: URL, env: Env): Promise<Response> {
       db
         .prepare("UPDATE alerts SET time_zone = j.value ->> 'timeZone', due_at = j.value ->> 'dueAt' FROM json_each(?) j WHERE alerts.id = j.value ->> 'id'")
         .bind(JSON.stringify(rows.map(({ id, timeZone, dueAt }) => ({ id, timeZone, dueAt })))),
-      ...(filed.length ? [db.prepare("INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value ->> 'term', value ->> 'id' FROM json_each(?)").bind(JSON.stringify(filed))] : []),
+      // Filed with the search and point the check reads, as src/alerts/repository.ts files them.
+      ...(filed.length
+        ? [
+            db
+              .prepare(
+                `INSERT OR IGNORE INTO alert_terms (term, alert_id, search, near_latitude, near_longitude)
+                SELECT f.value ->> 'term', a.id, a.search, a.near_latitude, a.near_longitude FROM json_each(?) f JOIN alerts a ON a.id = f.value ->> 'id'`,
+              )
+              .bind(JSON.stringify(filed)),
+          ]
+        : []),
     ]);
     alerts += rows.length;
     terms += filed.length;

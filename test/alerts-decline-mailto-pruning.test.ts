@@ -145,3 +145,58 @@ describe("old matches pruned by the alerts' cron stage", () => {
     expect(await changesOf(alert.id)).toEqual(["confirmed", "unsubscribed"]);
   });
 });
+
+/** The rows D1 reports read (`meta.rows_read`) by every statement run through this binding: the work a run costs. */
+function countingRowsRead(db: D1Database) {
+  let rows = 0;
+  const raw = new WeakMap<object, D1PreparedStatement>();
+  const counted = <T extends D1Result>(result: T) => ((rows += result.meta.rows_read ?? 0), result);
+  const statement = (prepared: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(prepared, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === "bind") return (...args: unknown[]) => statement(value.apply(target, args));
+        if (prop === "all" || prop === "run") return async (...args: unknown[]) => counted(await value.apply(target, args));
+        if (prop === "first" || prop === "raw") throw new Error(`${prop}() reports no rows read: count it another way`);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    raw.set(proxy, prepared);
+    return proxy;
+  };
+  const binding = new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => statement(target.prepare(query));
+      if (prop === "batch") return async (list: D1PreparedStatement[]) => (await target.batch(list.map((s) => raw.get(s) ?? s))).map(counted);
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { binding, rowsRead: () => rows };
+}
+
+describe("the alerts' cron stages cost what is due or changed, not the database (DESIGN 6a)", () => {
+  it("a run over 3 000 alerts neither due, asked, pending nor ended, with 3 000 matches none of which may go, reads fewer than 200 rows", async () => {
+    const now = Date.now();
+    const seeded = 3_000;
+    await env.ALERTS_DB.batch([
+      env.ALERTS_DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+         INSERT INTO alerts (email, email_key, status, language, frequency, hour, weekday, time_zone, search, origin, token_nonce, confirm_hash, manage_hash, feed_hash,
+           due_at, last_sent_at, renewed_at, consent_text_version, consent_text_sha256, source, created_at, confirmed_at)
+         SELECT 'bounded' || i || '@example.com', 'bounded' || i || '@example.com', 'active', 'en', 'daily', 8, 'monday', 'America/Toronto', '{"q":"bounded"}',
+           'https://api.test', 'bounded-' || i, 'bounded-c-' || i, 'bounded-m-' || i, 'bounded-f-' || i,
+           ?2 + 3600000, ?2 - 86400000, ?2 - 86400000, '1', 'bounded', 'api', ?2 - 86400000, ?2 - 86400000 FROM n`,
+      ).bind(seeded, now),
+      env.ALERTS_DB.prepare(
+        `INSERT INTO alert_matches (alert_id, job_id, matched_at, card, employer_id, publish_date, close_date, send_id)
+         SELECT id, 800000000 + id, ?1 - 86400000, '{}', 1, 0, 0, -1 FROM alerts WHERE email_key LIKE 'bounded%'`,
+      ).bind(now),
+    ]);
+    const counted = countingRowsRead(env.ALERTS_DB);
+    const run = await runAlertsUpkeep(alertsEnv({ ALERTS_DB: counted.binding }), now);
+    expect(run.errors).toEqual([]);
+    expect((await env.ALERTS_DB.prepare("SELECT count(*) AS n FROM alert_matches WHERE job_id > 800000000").all<{ n: number }>()).results[0].n).toBe(seeded);
+    expect(counted.rowsRead()).toBeLessThan(200);
+  });
+});

@@ -8,6 +8,7 @@ import { activeAlert, alertWithEmailBuilt, alertsEnv, consume, deliverPending, l
 
 const statusOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT status FROM alerts WHERE id = ?").bind(id).first<{ status: string }>())!.status;
 const changesOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT change FROM alert_changes WHERE alert_id = ? ORDER BY id").bind(id).all<{ change: string }>()).results.map((row) => row.change);
+const termsOf = async (id: number) => (await env.ALERTS_DB.prepare("SELECT term FROM alert_terms WHERE alert_id = ? ORDER BY term").bind(id).all<{ term: string }>()).results.map((row) => row.term);
 const word = () => `qm${Math.random().toString(36).slice(2, 8)}`;
 
 /** An alert with one email sent, so its manage, unsubscribe and feed links are at hand. */
@@ -33,10 +34,14 @@ describe("the manage page (one per address)", () => {
     const path = new URL(manage).pathname;
     expect((await page(manage, form({ alert: String(second.id), action: "schedule", frequency: "weekly", hour: "7", weekday: "friday" }))).status).toBe(303);
     expect(await env.ALERTS_DB.prepare("SELECT frequency, hour, weekday FROM alerts WHERE id = ?").bind(second.id).first()).toEqual({ frequency: "weekly", hour: 7, weekday: "friday" });
+    expect(await termsOf(second.id)).toEqual(["p:NS"]);
     expect((await page(manage, form({ alert: String(second.id), action: "pause" }))).headers.get("Location")).toBe(path);
     expect(await statusOf(second.id)).toBe("paused");
+    // Paused, it matches nothing: out of the reverse-search index, so no job reads it; filed again on resume.
+    expect(await termsOf(second.id)).toEqual([]);
     await page(manage, form({ alert: String(second.id), action: "resume" }));
     expect(await statusOf(second.id)).toBe("active");
+    expect(await termsOf(second.id)).toEqual(["p:NS"]);
     await page(manage, form({ alert: String(second.id), action: "delete" }));
     expect(await statusOf(second.id)).toBe("ended");
     expect(await changesOf(second.id)).toEqual(["confirmed", "frequency:weekly", "paused", "resumed", "deleted"]);

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { candidatesQuery } from "../src/alerts/repository";
 import { termsOfAlert, termsOfJob, jobFactsOf } from "../src/alerts/rules";
 import { createEmployer, request } from "./support/api";
 import { settleBoard } from "./support/board";
@@ -71,6 +73,14 @@ describe("matching (DESIGN 23)", () => {
     const entry = await boardEntryOf(env, jobOfEvent("job.created", row.data!), Math.floor(Date.now() / 1000));
     const terms = termsOfJob(jobFactsOf(entry!));
     for (const term of ["w:comptab", "w:terms", "p:QC", "k:3", "p:QC|k:3", "g:45:-74", "g:45:-74|k:3", "w:comptab|p:QC", "w:comptab|g:45:-74", "*"]) expect(terms).toContain(term);
+  });
+
+  it("a job reads only the index: its candidates, and what the check needs of them, come from one covering index, never the alerts table (EXPLAIN QUERY PLAN)", async () => {
+    const { sql: query, params } = new SQLiteAsyncDialect().sqlToQuery(candidatesQuery(["w:comptab", "p:QC|k:3", "*"]));
+    const { results } = await env.ALERTS_DB.prepare(`EXPLAIN QUERY PLAN ${query}`).bind(...params).all<{ detail: string }>();
+    // Every table read of the plan (the terms' own json_each aside).
+    const reads = results.map((row) => row.detail).filter((step) => /^(SEARCH|SCAN) /.test(step) && !step.startsWith("SCAN json_each"));
+    expect(reads).toEqual(["SEARCH alert_terms USING COVERING INDEX alert_terms_match_idx (term=?)"]);
   });
 
   it("property: matched ⇔ the board's forward search lists the job, over 100 random alerts × 100 random jobs (10 000 pairs), 0 differences", async () => {

@@ -4,7 +4,8 @@ import worker from "../src/index";
 import { createEmployer, request, type TestEmployer } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
-import { activeAlert, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, page, queued, sentMail } from "./support/alerts";
+import { countingD1 } from "./support/count-d1";
+import { activeAlert, alertsBatch, alertsEnv, consume, deliverPending, lastEventSeq, linkIn, matchEventsSince, page, queued, sentMail } from "./support/alerts";
 import type { AlertsQueueBody } from "../src/alerts/consumer";
 
 // DESIGN 23, 23a: sending — instant, daily, weekly; the email (≤ 15 jobs, ≤ 2 per employer, only
@@ -207,5 +208,84 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     const after = await page(link);
     expect(after.status).toBe(200);
     expect(await after.text()).toContain("You are unsubscribed");
+  });
+});
+
+describe("a day's digests, set-based (DESIGN 23's budget; DESIGN 6a)", () => {
+  it("a queue batch of 10 messages of 10 due alerts is built in 3 round trips (2 to ALERTS_DB, 1 to the board), and its 100 emails sent in 2, whatever the number of alerts", async () => {
+    const q = word();
+    const model = await activeAlert({ search: { q } });
+    const employer = await createEmployer({ name: "Digest Ltd.", plan: "unlimited" });
+    const before = await lastEventSeq();
+    const [job] = await jobsFor(employer, q, 1);
+    await settleBoard();
+    await matchEventsSince(before);
+    const dueAt = (await dueAtOf(model.id))!;
+    // 99 more alerts like it, each with the same match (as the job's matching would store them).
+    await env.ALERTS_DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 99)
+       INSERT INTO alerts (email, email_key, status, language, frequency, hour, weekday, time_zone, search, origin, token_nonce, confirm_hash, manage_hash, feed_hash,
+         due_at, renewed_at, consent_text_version, consent_text_sha256, source, created_at, confirmed_at)
+       SELECT 'digest' || i || '@example.com', 'digest' || i || '@example.com', status, language, frequency, hour, weekday, time_zone, search, origin,
+         token_nonce || i, confirm_hash || i, manage_hash || i, feed_hash || i, due_at, renewed_at, consent_text_version, consent_text_sha256, source, created_at, confirmed_at
+       FROM n, alerts WHERE alerts.id = ?`,
+    ).bind(model.id).run();
+    await env.ALERTS_DB.prepare(
+      `INSERT INTO alert_matches (alert_id, job_id, matched_at, card, employer_id, publish_date, close_date)
+       SELECT a.id, m.job_id, m.matched_at, m.card, m.employer_id, m.publish_date, m.close_date FROM alerts a, alert_matches m
+       WHERE a.email_key LIKE 'digest%@example.com' AND m.alert_id = ? AND m.job_id = ?`,
+    ).bind(model.id, job).run();
+    const ids = (await env.ALERTS_DB.prepare("SELECT id FROM alerts WHERE id = ? OR email_key LIKE 'digest%@example.com' ORDER BY id").bind(model.id).all<{ id: number }>()).results.map((row) => row.id);
+    expect(ids).toHaveLength(100);
+
+    const counted = { ALERTS_DB: countingD1(env.ALERTS_DB), BOARD_DB: countingD1(env.BOARD_DB) };
+    const from = queued.length;
+    const dueMessages = Array.from({ length: 10 }, (_, i) => ({ due: ids.slice(i * 10, i * 10 + 10), now: dueAt }));
+    await consume(dueMessages, { ALERTS_DB: counted.ALERTS_DB.db, BOARD_DB: counted.BOARD_DB.db });
+    expect([counted.ALERTS_DB.count(), counted.BOARD_DB.count()]).toEqual([2, 1]);
+
+    const sends = queued.slice(from).map((message) => message.body).filter((body) => "send" in body);
+    expect(sends).toHaveLength(10);
+    counted.ALERTS_DB.reset();
+    const sentBefore = sentMail.length;
+    await consume(sends, { ALERTS_DB: counted.ALERTS_DB.db });
+    expect(counted.ALERTS_DB.count()).toBe(2);
+    const mails = sentMail.slice(sentBefore);
+    expect(new Set(mails.map((mail) => mail.to)).size).toBe(100);
+    for (const mail of mails) expect([...mail.text.matchAll(/\/jobs\/(\d+)-/g)].map((m) => Number(m[1]))).toEqual([job]);
+    // Recorded, so none goes again.
+    const ledger = await env.ALERTS_DB.prepare("SELECT status, count(*) AS n FROM alert_sends WHERE kind = 'alert' AND alert_id IN (SELECT value FROM json_each(?)) GROUP BY status")
+      .bind(JSON.stringify(ids))
+      .all<{ status: string; n: number }>();
+    expect(ledger.results).toEqual([{ status: "sent", n: 100 }]);
+  });
+});
+
+describe("an email the email service refuses (DESIGN 23: retries through the queue)", () => {
+  it("its message is retried, the other emails of the message are recorded sent and never sent again; after 5 attempts the refused one is recorded failed", async () => {
+    const q = word();
+    const refused = await activeAlert({ frequency: "instant", search: { q } });
+    const accepted = await activeAlert({ frequency: "instant", search: { q } });
+    const employer = await createEmployer({ name: "Refused Ltd.", plan: "unlimited" });
+    const before = await lastEventSeq();
+    await jobsFor(employer, q, 1);
+    await settleBoard();
+    await matchEventsSince(before);
+    await consume([{ due: [refused.id, accepted.id], now: Math.max((await dueAtOf(refused.id))!, (await dueAtOf(accepted.id))!) }]);
+    const pendingOf = async (alertId: number) => (await env.ALERTS_DB.prepare("SELECT id, status FROM alert_sends WHERE alert_id = ? AND kind = 'alert'").bind(alertId).first<{ id: number; status: string }>())!;
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["pending", "pending"]);
+    const body = { send: [(await pendingOf(refused.id)).id, (await pendingOf(accepted.id)).id] };
+    const delivered: string[] = [];
+    const email = { send: async (mail: { to: string }) => { if (mail.to === refused.email) throw new Error("mail service down"); delivered.push(mail.to); } };
+    const attempt = async (attempts: number) => {
+      const { batch, outcomes } = alertsBatch([body], attempts);
+      await worker.queue!(batch as MessageBatch<never>, alertsEnv({ EMAIL: email }));
+      return outcomes;
+    };
+    expect(await attempt(1)).toEqual([{ index: 0, retryDelay: 30 }]);
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["pending", "sent"]);
+    expect(await attempt(5)).toEqual([{ index: 0, ack: true }]);
+    expect([(await pendingOf(refused.id)).status, (await pendingOf(accepted.id)).status]).toEqual(["failed", "sent"]);
+    expect(delivered).toEqual([accepted.email]);
   });
 });

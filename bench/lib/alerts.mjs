@@ -233,11 +233,11 @@ async function measureMatch(origin, { alertsDb, job, alerts, samples, problems, 
 /**
  * Everything above, in order: the day's jobs posted; `small` alerts seeded and one job matched;
  * `large` in all and the same job matched, the added alerts that match it paused first so both
- * sizes have the same true matches (paused alerts stay in the index, as paused ones do); every
+ * sizes have the same true matches (paused as the Worker pauses them: out of the index); every
  * alert active again and all the day's jobs matched, one event at a time; then the first `digests`
- * alerts made daily (the others paused: a day's digests for 100 000 took 45 minutes, and their
- * speed is an issue of its own) and a day of hourly cron runs (24, at scheduledTimes an hour
- * apart), each run's due alerts delivered to the consumer until every email is built and sent.
+ * alerts (all of them at the issue's sizes; fewer for a shorter run, the others paused) made daily
+ * and a day of hourly cron runs (24, at scheduledTimes an hour apart), each run's due alerts
+ * delivered to the consumer until every email is built and sent.
  */
 export async function measureAlerts(origin, { db, kv, boardDb, alertsDb, small, large, digests: digestAlerts, dayJobs, samples, problems, step }) {
   const { slots, largest } = await placeSlots(db);
@@ -263,15 +263,22 @@ export async function measureAlerts(origin, { db, kv, boardDb, alertsDb, small, 
   const largeIndex = await indexAlerts(origin, { after: smallLast, now: seedNow, problems });
   const seedMs = Date.now() - t;
   step(`alerts: seeded ${large - small} more (${large} in all), ${largeIndex.terms} more index terms (${seedMs} ms)`);
-  // The same true matches at both sizes: of the added alerts, those the job matches are paused.
+  // The same true matches at both sizes: of the added alerts, those the job matches are paused,
+  // as the Worker pauses them (src/alerts/repository.ts setPaused): out of the reverse-search
+  // index. Their index rows are kept here, to file them again when every alert is active again.
   const warmUp = await consume(origin, [job.eventId]);
   if (warmUp.status !== 200) problems.push(`alerts match (warm-up at ${large}): ${warmUp.status} ${warmUp.body.slice(0, 300)}`);
-  const paused = (
-    await alertsDb
-      .prepare("UPDATE alerts SET status = 'paused' WHERE id > ? AND status = 'active' AND id IN (SELECT alert_id FROM alert_matches WHERE job_id = ?)")
-      .bind(smallLast, job.jobId)
-      .run()
-  ).meta.changes;
+  const { results: toPause } = await alertsDb
+    .prepare("SELECT id FROM alerts WHERE id > ? AND status = 'active' AND id IN (SELECT alert_id FROM alert_matches WHERE job_id = ?)")
+    .bind(smallLast, job.jobId)
+    .all();
+  const pausedIds = JSON.stringify(toPause.map((row) => row.id));
+  const { results: pausedTerms } = await alertsDb.prepare("SELECT term, alert_id AS alertId FROM alert_terms WHERE alert_id IN (SELECT value FROM json_each(?))").bind(pausedIds).all();
+  await alertsDb.batch([
+    alertsDb.prepare("UPDATE alerts SET status = 'paused' WHERE id IN (SELECT value FROM json_each(?))").bind(pausedIds),
+    alertsDb.prepare("DELETE FROM alert_terms WHERE alert_id IN (SELECT value FROM json_each(?))").bind(pausedIds),
+  ]);
+  const paused = toPause.length;
   await forgetMatches(alertsDb, job.jobId);
   const atLarge = await measureMatch(origin, { alertsDb, job, alerts: large, samples, problems, label: `${large} alerts` });
   if (atLarge.matched !== atSmall.matched) problems.push(`alerts match: ${atSmall.matched} true matches at ${small} alerts, ${atLarge.matched} at ${large}`);
@@ -280,7 +287,15 @@ export async function measureAlerts(origin, { db, kv, boardDb, alertsDb, small, 
     `alerts match at ${large}: p50 ${atLarge.p50?.toFixed(2)} ms (inside ${atLarge.insideP50} ms) = ${ratio.toFixed(2)} × at ${small}; ` +
       `${atLarge.matched} true matches of ${atLarge.candidates} candidates (${paused} added alerts matching it paused), ${atLarge.trips.warm.total} round trips`,
   );
-  await alertsDb.prepare("UPDATE alerts SET status = 'active' WHERE status = 'paused'").run();
+  await alertsDb.batch([
+    alertsDb.prepare("UPDATE alerts SET status = 'active' WHERE status = 'paused'"),
+    alertsDb
+      .prepare(
+        `INSERT OR IGNORE INTO alert_terms (term, alert_id, search, near_latitude, near_longitude)
+        SELECT t.value ->> 'term', a.id, a.search, a.near_latitude, a.near_longitude FROM json_each(?) t JOIN alerts a ON a.id = t.value ->> 'alertId'`,
+      )
+      .bind(JSON.stringify(pausedTerms)),
+  ]);
 
   // The day's jobs, one event at a time as they come in over a day, through the consumer.
   const dayTimes = [];

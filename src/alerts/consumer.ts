@@ -8,7 +8,9 @@ import type { Env } from "../env";
 import { jobChangesOf, newestPerJob, type JobChangeOfEvent } from "../jobs/event-data";
 import { atShard } from "../shards/bindings";
 import { alertReceipts } from "./database/tables";
-import { buildDueEmails, matchJobChanges, renameEmployerOnMatches, sendLedgerRow, type AlertWork } from "./service";
+import { buildDueEmails, matchJobChanges, renameEmployerOnMatches, sendLedgerRows, type AlertWork } from "./service";
+
+type DueWork = Extract<AlertWork, { due: number[] }>;
 
 /** What the alerts queue carries: job events to match, emails to send, alerts whose email may be due. */
 export type AlertsQueueBody = EventNotice | AlertWork;
@@ -16,8 +18,9 @@ export type AlertsQueueBody = EventNotice | AlertWork;
 /**
  * The alerts queue's consumer (DESIGN 23). Job events, read through the events capability from the
  * outbox of the shard each notice names (read only: alerts write nothing there), are matched as
- * one reverse search per batch; ledger rows are sent one by one. Should matching fail, the queue
- * delivers the batch again: storing a match is idempotent (one per alert and job).
+ * one reverse search per batch; the batch's due alerts are built together, and its ledger rows
+ * sent together (set-based: a few round trips per batch, not per alert). Should matching fail,
+ * the queue delivers the batch again: storing a match is idempotent (one per alert and job).
  */
 export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, env: Env): Promise<void> {
   const now = Date.now();
@@ -40,12 +43,13 @@ export async function consumeAlertsBatch(batch: MessageBatch<AlertsQueueBody>, e
   );
   if (newest.length || receipts.length) await matchJobChanges(env, newest, now, receipts);
   for (const message of notices) message.ack();
-  for (const message of batch.messages) {
-    const body = message.body;
-    if ("send" in body) await sendLedgerRow(env, message as Message<AlertWork>, body.send);
-    else if ("due" in body) {
-      await buildDueEmails(env, body.due, body.now ?? now);
-      message.ack();
-    }
+  const work = batch.messages.filter((message) => !("events" in message.body)) as Message<AlertWork>[];
+  const due = work.filter((message): message is Message<DueWork> => "due" in message.body);
+  // A cron run's messages carry its scheduledTime; an instant alert's gathering, none (now).
+  for (const [at, group] of Map.groupBy(due, (message) => message.body.now ?? now)) {
+    await buildDueEmails(env, [...new Set(group.flatMap((message) => message.body.due))], at);
+    for (const message of group) message.ack();
   }
+  const sends = work.filter((message) => "send" in message.body);
+  if (sends.length) await sendLedgerRows(env, sends);
 }

@@ -1,4 +1,5 @@
 import { headerValue } from "../email/copy";
+import { formatDate, LOCALE } from "../ui/i18n";
 import { formatSalary } from "../ui/pay";
 import type { Sender } from "./consent";
 import type { AlertSearch, JobCard } from "./rules";
@@ -70,13 +71,17 @@ const WORDS = {
   },
 } as const;
 
-const dateOf = (iso: string | number, language: Language) =>
-  new Intl.DateTimeFormat(language === "fr" ? "fr-CA" : "en-CA", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(new Date(iso));
+// Formatters are made once per isolate: each holds ICU data outside the JS heap, which the garbage
+// collector hardly sees, so one made per date piled up (docs/performance.md, alerts at scale).
+const dateOf = (at: string | number, language: Language) => formatDate(language, new Date(at).toISOString());
 
 // A search's salaryMin is a whole number of dollars a year (src/alerts/schemas.ts): no cents to show.
 // A job's pay is another thing: formatSalary, as the board's pages show it.
-const wholeDollars = (amount: number, language: Language) =>
-  new Intl.NumberFormat(language === "fr" ? "fr-CA" : "en-CA", { style: "currency", currency: "CAD", maximumFractionDigits: 0 }).format(amount);
+const WHOLE_DOLLARS = {
+  en: new Intl.NumberFormat(LOCALE.en, { style: "currency", currency: "CAD", maximumFractionDigits: 0 }),
+  fr: new Intl.NumberFormat(LOCALE.fr, { style: "currency", currency: "CAD", maximumFractionDigits: 0 }),
+};
+const wholeDollars = (amount: number, language: Language) => WHOLE_DOLLARS[language].format(amount);
 
 /** The search in words, for the subject and the "why you get this" line. */
 export function describeSearch(search: AlertSearch, language: Language, placeName?: string | null): string {

@@ -11,11 +11,11 @@ import { senderOf } from "./consent";
 import { createAlertsDatabase } from "./database/client";
 import { atomFeed } from "./feed";
 import { AlertForm, CheckMailboxPage, ConfirmedPage, ConfirmPage, DeclinedPage, DeclinePage, InvalidLinkPage, ManagePage, UnsubscribedPage, UnsubscribePage, ALERT_WORDS } from "./pages";
-import { alertsOfAddress, keepAlert, recentMatches, searchOfRow, setFrequency, setPaused, type AlertRow } from "./repository";
+import { alertsOfAddress, keepAlert, recentMatches, searchOfRow, setFrequency, type AlertRow } from "./repository";
 import { ALERT_FORM, ALERT_PAGES, CHECK_MAILBOX, createAlertRoute } from "./routes";
 import { AlertInputSchema } from "./schemas";
 import { nextScheduledAt, FREQUENCIES, WEEKDAYS, type Frequency, type Weekday } from "./schedule";
-import { alertOfToken, confirmAlert, declineAlert, endAlert, linksOf, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
+import { alertOfToken, confirmAlert, declineAlert, endAlert, linksOf, pauseAlert, searchWordsOf, subscribe, jobLinkOf, type Origin } from "./service";
 import { withPageHeaders } from "../ui/headers";
 import { Layout } from "../ui/layout";
 
@@ -149,10 +149,8 @@ const managePage = (c: Context<AppEnv>) =>
       if (body.action === "delete-all") await endAlert(c.env, alert, true, "deleted", now);
       else if (target && body.action === "keep") await keepAlert(db, target.id, now);
       else if (target && body.action === "delete") await endAlert(c.env, target, false, "deleted", now);
-      else if (target && (body.action === "pause" || body.action === "resume")) {
-        const schedule = { frequency: target.frequency, hour: target.hour, weekday: target.weekday, timeZone: target.timeZone };
-        await setPaused(db, target.id, body.action === "pause", now, body.action === "pause" ? null : nextScheduledAt(schedule, now));
-      } else if (target && body.action === "schedule") {
+      else if (target && (body.action === "pause" || body.action === "resume")) await pauseAlert(c.env, target, body.action === "pause", now);
+      else if (target && body.action === "schedule") {
         const frequency = FREQUENCIES.includes(body.frequency as Frequency) ? (body.frequency as Frequency) : target.frequency;
         const hour = /^([0-9]|1[0-9]|2[0-3])$/.test(body.hour ?? "") ? Number(body.hour) : target.hour;
         const weekday = WEEKDAYS.includes(body.weekday as Weekday) ? (body.weekday as Weekday) : target.weekday;

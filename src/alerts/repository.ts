@@ -101,14 +101,15 @@ export async function alertByTokenHash(db: AlertsDatabase, column: TokenColumn, 
   return rows[0];
 }
 
-export async function alertById(db: AlertsDatabase, id: number): Promise<AlertRow | undefined> {
-  return (await all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = ${id}`))[0];
-}
-
 /** Every alert of an address still kept and not ended (the manage page), oldest first. */
 export function alertsOfAddress(db: AlertsDatabase, emailKey: string): Promise<AlertRow[]> {
   return all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused') ORDER BY id`);
 }
+
+/** Files an alert under `terms` in the reverse-search index, with its search and point, when `when` holds. */
+const fileAlert = (id: number, terms: string[], when: SQL) =>
+  sql`INSERT OR IGNORE INTO alert_terms (term, alert_id, search, near_latitude, near_longitude)
+      SELECT t.value, a.id, a.search, a.near_latitude, a.near_longitude FROM json_each(${JSON.stringify(terms)}) t, alerts a WHERE a.id = ${id} AND ${when}`;
 
 /**
  * Activates a pending alert: its schedule, its terms in the reverse-search index, and the
@@ -119,7 +120,7 @@ export async function activateAlert(db: AlertsDatabase, id: number, now: number,
   const didIt = sql`(SELECT confirmed_at FROM alerts WHERE id = ${id} AND status = 'active') = ${now}`;
   await batch(db, [
     sql`UPDATE alerts SET status = 'active', confirmed_at = ${now}, renewed_at = ${now}, due_at = ${dueAt} WHERE id = ${id} AND status = 'pending'`,
-    sql`INSERT OR IGNORE INTO alert_terms (term, alert_id) SELECT value, ${id} FROM json_each(${JSON.stringify(terms)}) WHERE ${didIt}`,
+    fileAlert(id, terms, didIt),
     sql`INSERT INTO alert_changes (alert_id, at, change) SELECT ${id}, ${now}, 'confirmed' WHERE ${didIt}`,
   ]);
 }
@@ -156,12 +157,18 @@ export async function liveAlertIdsOfAddress(db: AlertsDatabase, emailKey: string
   return (await all<{ id: number }>(db, sql`SELECT id FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused')`)).map((row) => row.id);
 }
 
-/** Pause or resume an active alert, recorded. */
-export async function setPaused(db: AlertsDatabase, id: number, paused: boolean, now: number, dueAt: number | null): Promise<void> {
+/**
+ * Pause or resume an active alert, recorded. A paused alert leaves the reverse-search index (it
+ * matches nothing, so no job should read it) and is filed again under `terms` when it resumes.
+ */
+export async function setPaused(db: AlertsDatabase, id: number, paused: boolean, now: number, dueAt: number | null, terms: string[]): Promise<void> {
   const [from, to] = paused ? ["active", "paused"] : ["paused", "active"];
   await batch(db, [
     sql`INSERT INTO alert_changes (alert_id, at, change) SELECT id, ${now}, ${paused ? "paused" : "resumed"} FROM alerts WHERE id = ${id} AND status = ${from}`,
     sql`UPDATE alerts SET status = ${to}, due_at = ${dueAt} WHERE id = ${id} AND status = ${from}`,
+    paused
+      ? sql`DELETE FROM alert_terms WHERE alert_id = ${id} AND (SELECT status FROM alerts WHERE id = ${id}) = 'paused'`
+      : fileAlert(id, terms, sql`a.status = 'active'`),
   ]);
 }
 
@@ -181,19 +188,17 @@ export interface CandidateAlert {
   search: string;
   nearLatitude: number | null;
   nearLongitude: number | null;
-  frequency: Frequency;
 }
 
-/** One read: the active alerts filed under any of these terms. */
-export function candidateAlerts(db: AlertsDatabase, terms: string[]): Promise<CandidateAlert[]> {
-  return all<CandidateAlert>(
-    db,
-    // `+a.status`: found by id from the terms, never by walking every active alert (which the
-    // status index would, growing with their number: DESIGN 23's budget).
-    sql`SELECT a.id, a.search, a.near_latitude AS nearLatitude, a.near_longitude AS nearLongitude, a.frequency
-        FROM alerts a WHERE +a.status = 'active' AND a.id IN (SELECT alert_id FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)})))`,
-  );
-}
+/**
+ * One read: the alerts filed under any of these terms (only active ones are: ended and paused
+ * alerts leave the index), with what the check needs of them, from the index alone.
+ */
+export const candidateAlerts = (db: AlertsDatabase, terms: string[]) => all<CandidateAlert>(db, candidatesQuery(terms));
+
+export const candidatesQuery = (terms: string[]) =>
+  sql`SELECT DISTINCT alert_id AS id, search, near_latitude AS nearLatitude, near_longitude AS nearLongitude
+      FROM alert_terms WHERE term IN (SELECT value FROM json_each(${JSON.stringify(terms)}))`;
 
 export interface JobOnBoard {
   jobId: number;
@@ -238,55 +243,80 @@ export async function recordMatches(db: AlertsDatabase, onBoard: JobOnBoard[], o
   return (results[3].results as { id: number }[]).map((row) => row.id);
 }
 
-// Sending (DESIGN 23: a ledger with a unique key per alert and period).
+// Sending (DESIGN 23: a ledger with a unique key per alert and period). Set-based: a consumer
+// batch's alerts are built, and its emails sent, in a few round trips whatever their number.
+
+/** What building an email reads of a due alert. */
+export interface DueAlert {
+  id: number;
+  frequency: Frequency;
+  hour: number;
+  weekday: Weekday;
+  timeZone: string;
+  dueAt: number;
+}
 
 export interface UnsentMatch {
+  alertId: number;
   jobId: number;
   employerId: number;
   publishDate: number;
-  card: string;
 }
 
-/** An email holds at most 15 of these; more than this many unsent matches are the newest this many. */
+/** An email holds at most 15 of these; of more unsent matches, the newest this many are read. */
 const UNSENT_READ = 300;
 
-export function unsentMatches(db: AlertsDatabase, alertId: number, nowSeconds: number): Promise<UnsentMatch[]> {
-  return all<UnsentMatch>(
-    db,
-    sql`SELECT job_id AS jobId, employer_id AS employerId, publish_date AS publishDate, card FROM alert_matches
-        WHERE alert_id = ${alertId} AND send_id IS NULL AND gone = 0 AND close_date > ${nowSeconds}
-        ORDER BY publish_date DESC LIMIT ${UNSENT_READ}`,
-  );
+/**
+ * One round trip (a batch of reads) for a set of alerts: those still active and due at `now`,
+ * their unsent matches still open (newest first, at most UNSENT_READ each), and their alert emails
+ * made since `since` (the instant alerts' 10 a day).
+ */
+export async function dueWork(db: AlertsDatabase, alertIds: number[], now: number, since: number): Promise<{ alerts: DueAlert[]; unsent: UnsentMatch[]; emailsSince: { alertId: number; createdAt: number }[] }> {
+  const ids = JSON.stringify(alertIds);
+  const [alerts, unsent, emailsSince] = await batch(db, [
+    sql`SELECT id, frequency, hour, weekday, time_zone AS timeZone, due_at AS dueAt FROM alerts
+        WHERE id IN (SELECT value FROM json_each(${ids})) AND +status = 'active' AND +due_at <= ${now}`,
+    sql`SELECT alertId, jobId, employerId, publishDate FROM (
+          SELECT alert_id AS alertId, job_id AS jobId, employer_id AS employerId, publish_date AS publishDate,
+            row_number() OVER (PARTITION BY alert_id ORDER BY publish_date DESC, job_id DESC) AS n
+          FROM alert_matches WHERE alert_id IN (SELECT value FROM json_each(${ids})) AND send_id IS NULL AND gone = 0 AND close_date > ${Math.floor(now / 1000)})
+        WHERE n <= ${UNSENT_READ}`,
+    sql`SELECT alert_id AS alertId, created_at AS createdAt FROM alert_sends
+        WHERE alert_id IN (SELECT value FROM json_each(${ids})) AND kind = 'alert' AND created_at > ${since} ORDER BY created_at`,
+  ]);
+  return { alerts: alerts.results as DueAlert[], unsent: unsent.results as UnsentMatch[], emailsSince: emailsSince.results as { alertId: number; createdAt: number }[] };
 }
 
-/** Alert emails of an alert since `since` (the instant alerts' 10 a day). */
-export async function alertEmailsSince(db: AlertsDatabase, alertId: number, since: number): Promise<number[]> {
-  return (await all<{ createdAt: number }>(db, sql`SELECT created_at AS createdAt FROM alert_sends WHERE alert_id = ${alertId} AND kind = 'alert' AND created_at > ${since} ORDER BY created_at`)).map(
-    (row) => row.createdAt,
-  );
+export interface NewAlertEmail {
+  alertId: number;
+  period: string;
+  jobIds: number[];
 }
 
 /**
- * Builds one email in the ledger: its row (unique per alert and period: a second build of the same
- * period stores nothing), its jobs marked sent by it, every other unsent match up to now passed
- * over (an email never repeats a job, and the whole search is a link away), and the next due time.
- * Returns the ledger row to send, or null when the period had its email already.
+ * Builds emails in the ledger, in one batch: each one's row (unique per alert and period: a second
+ * build of the same period stores nothing), its jobs marked sent by it, every other unsent match
+ * of its alert up to now passed over (an email never repeats a job, and the whole search is a link
+ * away); and every alert's next due time (`dues`, emailed or not). Returns the ledger rows made.
  */
-export async function recordAlertEmail(db: AlertsDatabase, alertId: number, period: string, jobIds: number[], now: number, nextDueAt: number | null): Promise<number | null> {
-  const ledger = sql`(SELECT id FROM alert_sends WHERE alert_id = ${alertId} AND period = ${period} AND created_at = ${now} AND kind = 'alert')`;
+export async function recordAlertEmails(db: AlertsDatabase, emails: NewAlertEmail[], dues: { alertId: number; dueAt: number | null }[], now: number): Promise<number[]> {
+  const list = JSON.stringify(emails);
+  // The emails whose ledger row this build made (a period built before keeps its own).
+  const madeNow = sql`SELECT s.alert_id FROM json_each(${list}) e JOIN alert_sends s ON s.alert_id = e.value ->> 'alertId' AND s.period = e.value ->> 'period'
+        WHERE s.created_at = ${now} AND s.kind = 'alert'`;
   const results = await batch(db, [
-    sql`INSERT INTO alert_sends (alert_id, period, kind, status, jobs, created_at) VALUES (${alertId}, ${period}, 'alert', 'pending', ${JSON.stringify(jobIds)}, ${now})
+    sql`INSERT INTO alert_sends (alert_id, period, kind, status, jobs, created_at)
+        SELECT e.value ->> 'alertId', e.value ->> 'period', 'alert', 'pending', e.value ->> 'jobIds', ${now} FROM json_each(${list}) e WHERE true
         ON CONFLICT (alert_id, period) DO NOTHING RETURNING id`,
-    sql`UPDATE alert_matches SET send_id = ${ledger} WHERE alert_id = ${alertId} AND send_id IS NULL AND job_id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)})) AND ${ledger} IS NOT NULL`,
-    sql`UPDATE alert_matches SET send_id = -1 WHERE alert_id = ${alertId} AND send_id IS NULL AND matched_at <= ${now} AND ${ledger} IS NOT NULL`,
-    sql`UPDATE alerts SET due_at = ${nextDueAt} WHERE id = ${alertId} AND status = 'active'`,
+    sql`UPDATE alert_matches SET send_id = s.id
+        FROM json_each(${list}) e JOIN alert_sends s ON s.alert_id = e.value ->> 'alertId' AND s.period = e.value ->> 'period'
+        WHERE s.created_at = ${now} AND s.kind = 'alert' AND alert_matches.alert_id = e.value ->> 'alertId'
+          AND alert_matches.job_id IN (SELECT value FROM json_each(e.value -> 'jobIds')) AND alert_matches.send_id IS NULL`,
+    sql`UPDATE alert_matches SET send_id = -1 WHERE alert_id IN (${madeNow}) AND send_id IS NULL AND matched_at <= ${now}`,
+    // By id from the list (`+`: not by walking the status index).
+    sql`UPDATE alerts SET due_at = d.value ->> 'dueAt' FROM json_each(${JSON.stringify(dues)}) d WHERE alerts.id = d.value ->> 'alertId' AND +alerts.status = 'active'`,
   ]);
-  return (results[0].results as { id: number }[])[0]?.id ?? null;
-}
-
-/** Nothing to send this time: the next due time (and the unsent matches that left the board are passed over). */
-export async function advanceDue(db: AlertsDatabase, alertId: number, nextDueAt: number | null): Promise<void> {
-  await batch(db, [sql`UPDATE alerts SET due_at = ${nextDueAt} WHERE id = ${alertId} AND status = 'active'`]);
+  return (results[0].results as { id: number }[]).map((row) => row.id);
 }
 
 export interface SendRow {
@@ -299,29 +329,38 @@ export interface SendRow {
   createdAt: number;
 }
 
-export async function sendById(db: AlertsDatabase, id: number): Promise<SendRow | undefined> {
-  return (
-    await all<SendRow>(db, sql`SELECT id, alert_id AS alertId, period, kind, status, attempts, created_at AS createdAt FROM alert_sends WHERE id = ${id}`)
-  )[0];
+/**
+ * One round trip (a batch of reads) for a set of ledger rows: the rows, their alerts, and the
+ * jobs of the alert emails among them as the matches they sent hold them (newest first).
+ */
+export async function sendsWithAlerts(db: AlertsDatabase, sendIds: number[]): Promise<{ sends: SendRow[]; alerts: AlertRow[]; cards: { sendId: number; card: string }[] }> {
+  const ids = JSON.stringify(sendIds);
+  const [sends, alerts, cards] = await batch(db, [
+    sql`SELECT id, alert_id AS alertId, period, kind, status, attempts, created_at AS createdAt FROM alert_sends WHERE id IN (SELECT value FROM json_each(${ids}))`,
+    sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT alert_id FROM alert_sends WHERE id IN (SELECT value FROM json_each(${ids})))`,
+    // Each email's jobs by (alert, job) from its ledger row, never by walking every match.
+    sql`SELECT s.id AS sendId, m.card FROM alert_sends s JOIN json_each(s.jobs) j JOIN alert_matches m ON m.alert_id = s.alert_id AND m.job_id = j.value
+        WHERE s.id IN (SELECT value FROM json_each(${ids})) AND s.kind = 'alert' AND m.send_id = s.id
+        ORDER BY s.id, m.publish_date DESC, m.job_id DESC`,
+  ]);
+  return { sends: sends.results as SendRow[], alerts: alerts.results as AlertRow[], cards: cards.results as { sendId: number; card: string }[] };
 }
 
-/** The jobs of an alert email, as the matches it sent hold them. */
-export async function cardsOfSend(db: AlertsDatabase, sendId: number): Promise<JobCard[]> {
-  const rows = await all<{ card: string }>(db, sql`SELECT card FROM alert_matches WHERE send_id = ${sendId} ORDER BY publish_date DESC, job_id DESC`);
-  return rows.map((row) => JSON.parse(row.card) as JobCard);
-}
+export type SendOutcome = { status: "sent"; at: number } | { status: "failed" | "cancelled" };
 
-export type SendOutcome = { status: "sent"; at: number } | { status: "failed" | "cancelled" } | { status: "pending" };
-
-export async function recordSendOutcome(db: AlertsDatabase, send: SendRow, outcome: SendOutcome): Promise<void> {
-  if (outcome.status === "sent") {
-    await batch(db, [
-      sql`UPDATE alert_sends SET status = 'sent', sent_at = ${outcome.at}, attempts = attempts + 1 WHERE id = ${send.id} AND status = 'pending'`,
-      ...(send.kind === "confirm" ? [] : [sql`UPDATE alerts SET last_sent_at = ${outcome.at} WHERE id = ${send.alertId}`]),
-    ]);
-    return;
+/** What became of ledger rows still pending, in one batch; an alert's last email is its newest sent one. */
+export async function recordSendOutcomes(db: AlertsDatabase, outcomes: { send: SendRow; outcome: SendOutcome }[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map(({ send, outcome }) => ({ id: send.id, status: outcome.status, at: outcome.status === "sent" ? outcome.at : null }));
+  const lastSent = new Map<number, number>();
+  for (const { send, outcome } of outcomes) {
+    if (outcome.status === "sent" && send.kind !== "confirm") lastSent.set(send.alertId, Math.max(outcome.at, lastSent.get(send.alertId) ?? 0));
   }
-  await batch(db, [sql`UPDATE alert_sends SET status = ${outcome.status}, attempts = attempts + 1 WHERE id = ${send.id} AND status = 'pending'`]);
+  await batch(db, [
+    sql`UPDATE alert_sends SET status = o.value ->> 'status', sent_at = o.value ->> 'at', attempts = attempts + 1
+        FROM json_each(${JSON.stringify(rows)}) o WHERE alert_sends.id = o.value ->> 'id' AND +alert_sends.status = 'pending'`,
+    sql`UPDATE alerts SET last_sent_at = o.value ->> 1 FROM json_each(${JSON.stringify([...lastSent])}) o WHERE alerts.id = o.value ->> 0`,
+  ]);
 }
 
 // The cron's upkeep (src/alerts/scheduled.ts).
@@ -360,17 +399,27 @@ export async function purgeAlerts(db: AlertsDatabase, pendingBefore: number, end
 /** Matches (sent or passed over) are kept 30 days past the alert's last email; an ended alert's go at once (its consent record stays). */
 export const MATCHES_KEPT_MS = 30 * 86_400_000;
 
+/** Alerts that ended this recently have their matches looked for: more than any gap between cron runs. */
+export const ENDED_LOOKBACK_MS = 7 * 86_400_000;
+/** Alerts that emailed this recently (the run before last included) have their old matches looked for. */
+export const SENT_LOOKBACK_MS = 2 * 3_600_000;
+
 /**
  * Deletes at most `limit` old matches: every match of an ended alert, and each match already sent
- * or passed over that was made more than MATCHES_KEPT_MS before its alert's last email. The cron
- * calls it in chunks (src/alerts/scheduled.ts). Returns how many went.
+ * or passed over that was made more than MATCHES_KEPT_MS before its alert's last email. Matches
+ * become so only when their alert ends or emails, so only alerts that did lately are looked at
+ * (DESIGN 6a: a run costs what changed since, never a walk of every match); those a long outage
+ * left go at the alert's next email, or with it (purgeAlerts). The cron calls it in chunks
+ * (src/alerts/scheduled.ts). Returns how many went.
  */
-export async function pruneMatches(db: AlertsDatabase, limit: number): Promise<number> {
+export async function pruneMatches(db: AlertsDatabase, now: number, limit: number): Promise<number> {
   const [result] = await batch(db, [
     sql`DELETE FROM alert_matches WHERE rowid IN (
+          SELECT m.rowid FROM alerts a JOIN alert_matches m ON m.alert_id = a.id WHERE a.status = 'ended' AND a.ended_at >= ${now - ENDED_LOOKBACK_MS}
+          UNION ALL
           SELECT m.rowid FROM alerts a JOIN alert_matches m ON m.alert_id = a.id
-          WHERE a.status = 'ended'
-             OR (a.last_sent_at IS NOT NULL AND m.send_id IS NOT NULL AND m.matched_at < a.last_sent_at - ${MATCHES_KEPT_MS})
+          WHERE a.id IN (SELECT alert_id FROM alert_sends WHERE status = 'sent' AND created_at >= ${now - SENT_LOOKBACK_MS})
+            AND m.send_id IS NOT NULL AND m.matched_at < a.last_sent_at - ${MATCHES_KEPT_MS}
           LIMIT ${limit})`,
   ]);
   return result.meta.changes ?? 0;

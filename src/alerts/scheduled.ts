@@ -4,7 +4,7 @@ import { runStages } from "../scheduled/stages";
 import { batch, createAlertsDatabase } from "./database/client";
 import { alertReceipts } from "./database/tables";
 import { askToKeep, dueAlertIds, endAlerts, pruneMatches, purgeAlerts, stalePendingSends, unansweredKeepIds } from "./repository";
-import type { AlertWork } from "./service";
+import { queueSends, type AlertWork } from "./service";
 
 // DESIGN 23, 23a: the alerts' share of every cron run, once for the whole Worker (alerts are not
 // sharded). The run's scheduledTime is "now" for all of it, so tests can fast-forward.
@@ -44,7 +44,7 @@ export function runAlertsUpkeep(env: Env, now: number) {
       "alertEmails",
       async () => {
         const ids = await stalePendingSends(db, now - 60_000, SENDS_PER_RUN);
-        for (let i = 0; i < ids.length; i += 100) await env.ALERTS_QUEUE.sendBatch(ids.slice(i, i + 100).map((send) => ({ body: { send } satisfies AlertWork })));
+        await queueSends(env, ids);
         return { requeued: ids.length };
       },
     ],
@@ -54,20 +54,20 @@ export function runAlertsUpkeep(env: Env, now: number) {
         const expired = await unansweredKeepIds(db, now - KEEP_ANSWER_MS, KEEP_PER_RUN);
         await endAlerts(db, expired, "expired-unanswered", now);
         const asked = await askToKeep(db, now - KEEP_ASKED_AFTER_MS, now, KEEP_PER_RUN);
-        for (let i = 0; i < asked.length; i += 100) await env.ALERTS_QUEUE.sendBatch(asked.slice(i, i + 100).map((send) => ({ body: { send } satisfies AlertWork })));
+        await queueSends(env, asked);
         return { asked: asked.length, ended: expired.length };
       },
     ],
     ["alertsRetention", async () => ({ deleted: await purgeAlerts(db, now - PENDING_KEPT_MS, now - ENDED_KEPT_MS, PURGED_PER_RUN) })],
     [
-      // Matches of ended alerts, and those more than 30 days older than their alert's last email
+      // Matches of alerts just ended, and those more than 30 days older than their alert's last email
       // (repository.ts pruneMatches), in chunks until one comes back short or the run's share is done.
       "alertsMatchesPruned",
       async () => {
         let pruned = 0;
         let chunks = 0;
         while (chunks < PRUNE_CHUNKS_PER_RUN) {
-          const deleted = await pruneMatches(db, PRUNED_PER_CHUNK);
+          const deleted = await pruneMatches(db, now, PRUNED_PER_CHUNK);
           chunks++;
           pruned += deleted;
           if (deleted < PRUNED_PER_CHUNK) break;

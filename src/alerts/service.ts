@@ -9,25 +9,25 @@ import { batch, createAlertsDatabase, type AlertsDatabase } from "./database/cli
 import { alertEmail, confirmationEmail, describeSearch, keepEmail, type AlertLinks, type Mail } from "./email";
 import {
   activateAlert,
-  advanceDue,
-  alertById,
   alertByTokenHash,
-  alertEmailsSince,
   candidateAlerts,
-  cardsOfSend,
   deletePendingAlert,
+  dueWork,
   endAlerts,
   insertPendingAlert,
   liveAlertIdsOfAddress,
-  recordAlertEmail,
+  recordAlertEmails,
   recordMatches,
-  recordSendOutcome,
+  recordSendOutcomes,
   renameEmployerOnCards,
   searchOfRow,
-  sendById,
-  unsentMatches,
+  sendsWithAlerts,
+  setPaused,
   type AlertRow,
   type JobOnBoard,
+  type NewAlertEmail,
+  type SendOutcome,
+  type SendRow,
   type TokenColumn,
 } from "./repository";
 import { cardOf, jobFactsOf, matches, pickJobs, termsOfAlert, termsOfJob, type AlertSearch, type JobCard } from "./rules";
@@ -40,8 +40,18 @@ import { hashOf, newNonce, TOKEN_PATTERN, tokenOf, type TokenPurpose } from "./t
 
 const dbOf = (env: Pick<Env, "ALERTS_DB">) => createAlertsDatabase(env.ALERTS_DB);
 
-/** What the alerts queue carries besides job events: emails to send, alerts whose email may be due. */
-export type AlertWork = { send: number } | { due: number[]; now?: number };
+/** What the alerts queue carries besides job events: ledger rows to send (one or several), alerts whose email may be due. */
+export type AlertWork = { send: number | number[] } | { due: number[]; now?: number };
+
+/** Ledger rows per message: a consumer batch (10 messages) sends up to 100 emails in two round trips. */
+const SENDS_PER_MESSAGE = 10;
+
+/** Hands ledger rows to the alerts queue, SENDS_PER_MESSAGE per message, 100 messages per call. */
+export async function queueSends(env: Pick<Env, "ALERTS_QUEUE">, sendIds: number[]): Promise<void> {
+  const bodies: { body: AlertWork }[] = [];
+  for (let i = 0; i < sendIds.length; i += SENDS_PER_MESSAGE) bodies.push({ body: { send: sendIds.slice(i, i + SENDS_PER_MESSAGE) } });
+  for (let i = 0; i < bodies.length; i += 100) await env.ALERTS_QUEUE.sendBatch(bodies.slice(i, i + 100));
+}
 
 export interface Origin {
   source: "page" | "api";
@@ -101,12 +111,19 @@ export async function alertOfToken(env: Pick<Env, "ALERTS_DB">, purpose: TokenPu
   return alertByTokenHash(dbOf(env), `${purpose}_hash` as TokenColumn, await hashOf(token));
 }
 
+/** Where an alert is filed in the reverse-search index (src/alerts/rules.ts termsOfAlert). */
+const termsOfRow = (alert: AlertRow) =>
+  termsOfAlert({ search: searchOfRow(alert), centre: alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null });
+
 /** The confirm button's POST: the alert starts (its schedule, its place in the index); a second POST changes nothing. */
 export async function confirmAlert(env: Env, alert: AlertRow, now: number): Promise<void> {
   if (alert.status !== "pending") return;
-  const search = searchOfRow(alert);
-  const centre = alert.nearLatitude !== null && alert.nearLongitude !== null ? { latitude: alert.nearLatitude, longitude: alert.nearLongitude } : null;
-  await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfAlert({ search, centre }));
+  await activateAlert(dbOf(env), alert.id, now, nextScheduledAt(scheduleOf(alert), now), termsOfRow(alert));
+}
+
+/** Pause (out of the index, nothing due) or resume (filed again, due at its next scheduled time) a kept alert, recorded. */
+export async function pauseAlert(env: Pick<Env, "ALERTS_DB">, alert: AlertRow, paused: boolean, now: number): Promise<void> {
+  await setPaused(dbOf(env), alert.id, paused, now, paused ? null : nextScheduledAt(scheduleOf(alert), now), paused ? [] : termsOfRow(alert));
 }
 
 /** The subject of a mailto: unsubscribe, before the token (src/alerts/inbound.ts reads any subject holding a token). */
@@ -191,37 +208,34 @@ export const renameEmployerOnMatches = (env: Env, employerId: number, name: stri
 /**
  * Builds the email of each alert that is due at `now`: the unsent matches still on the board and
  * open, at most 15, newest first, at most 2 per employer; none: no email, only the next due time.
- * Instant alerts past 10 emails in 24 hours wait until the oldest of them is a day old.
+ * Instant alerts past 10 emails in 24 hours wait until the oldest of them is a day old. Set-based
+ * (DESIGN 6a): one read of the alerts and their matches, one of the board, one write, whatever
+ * the number of alerts; the emails made are handed to the queue. Returns how many.
  */
 export async function buildDueEmails(env: Env, alertIds: number[], now: number): Promise<number> {
   const db = dbOf(env);
-  let built = 0;
-  for (const alertId of alertIds) {
-    const alert = await alertById(db, alertId);
-    if (!alert || alert.status !== "active" || alert.dueAt === null || alert.dueAt > now) continue;
+  const work = await dueWork(db, alertIds, now, now - 86_400_000);
+  if (work.alerts.length === 0) return 0;
+  const unsentOf = Map.groupBy(work.unsent, (match) => match.alertId);
+  const emailsOf = Map.groupBy(work.emailsSince, (row) => row.alertId);
+  const jobIds = [...new Set(work.alerts.flatMap((alert) => (unsentOf.get(alert.id) ?? []).map((match) => match.jobId)))];
+  const open = jobIds.length ? await jobsOnBoard(env, jobIds) : new Set<number>();
+  const emails: NewAlertEmail[] = [];
+  const dues: { alertId: number; dueAt: number | null }[] = [];
+  for (const alert of work.alerts) {
     const schedule = scheduleOf(alert);
-    if (alert.frequency === "instant") {
-      const today = await alertEmailsSince(db, alert.id, now - 86_400_000);
-      if (today.length >= INSTANT_PER_DAY) {
-        await advanceDue(db, alert.id, today[0] + 86_400_000);
-        continue;
-      }
-    }
-    const next = nextScheduledAt(schedule, now);
-    const unsent = await unsentMatches(db, alert.id, Math.floor(now / 1000));
-    const open = unsent.length ? await jobsOnBoard(env, unsent.map((match) => match.jobId)) : new Set<number>();
-    const picked = pickJobs(unsent.filter((match) => open.has(match.jobId)));
-    if (picked.length === 0) {
-      await advanceDue(db, alert.id, next);
+    const today = alert.frequency === "instant" ? (emailsOf.get(alert.id) ?? []) : [];
+    if (today.length >= INSTANT_PER_DAY) {
+      dues.push({ alertId: alert.id, dueAt: today[0].createdAt + 86_400_000 });
       continue;
     }
-    const sendId = await recordAlertEmail(db, alert.id, periodOf(schedule, alert.frequency === "instant" ? now : alert.dueAt), picked.map((match) => match.jobId), now, next);
-    if (sendId !== null) {
-      await env.ALERTS_QUEUE.send({ send: sendId } satisfies AlertWork);
-      built++;
-    }
+    dues.push({ alertId: alert.id, dueAt: nextScheduledAt(schedule, now) });
+    const picked = pickJobs((unsentOf.get(alert.id) ?? []).filter((match) => open.has(match.jobId)));
+    if (picked.length) emails.push({ alertId: alert.id, period: periodOf(schedule, alert.frequency === "instant" ? now : alert.dueAt), jobIds: picked.map((match) => match.jobId) });
   }
-  return built;
+  const made = await recordAlertEmails(db, emails, dues, now);
+  await queueSends(env, made);
+  return made.length;
 }
 
 /** Each alert's links, tokens derived again from its nonce (src/alerts/tokens.ts). */
@@ -254,48 +268,61 @@ export const searchWordsOf = (alert: AlertRow) => describeSearch(searchOfRow(ale
 export const jobLinkOf = (alert: Pick<AlertRow, "origin" | "language">) => (card: JobCard) => `${alert.origin}${jobPath(alert.language, card.id, card.title)}`;
 const listIdOf = (env: Pick<Env, "ALERTS_FROM">) => `<job-alerts.${(env.ALERTS_FROM ?? "alerts@jobs.example").split("@")[1] ?? "jobs.example"}>`;
 
-/** The email of one ledger row, or null when it must not go (sent already, or its alert ended). */
-async function mailOf(env: Env, db: AlertsDatabase, sendId: number): Promise<{ mail: Mail | null; finish: (outcome: Parameters<typeof recordSendOutcome>[2]) => Promise<void> } | null> {
-  const send = await sendById(db, sendId);
-  if (!send || send.status !== "pending") return null;
-  const finish = (outcome: Parameters<typeof recordSendOutcome>[2]) => recordSendOutcome(db, send, outcome);
-  const alert = await alertById(db, send.alertId);
-  const sender = senderOf(env);
+/** The email of one ledger row, or null when it must not go (its alert ended, or no job left to hold). */
+async function mailOf(env: Env, send: SendRow, alert: AlertRow | undefined, cards: string[]): Promise<Mail | null> {
   // DESIGN 23: no email is built or sent for an alert after its unsubscribe is stored.
   const wanted = send.kind === "confirm" ? ["pending"] : send.kind === "keep" ? ["active", "paused"] : ["active"];
-  if (!alert || !wanted.includes(alert.status)) return { mail: null, finish };
+  if (!alert || !wanted.includes(alert.status)) return null;
+  const sender = senderOf(env);
   const links = await linksOf(env, alert);
   const search = searchWordsOf(alert);
-  if (send.kind === "confirm") return { mail: confirmationEmail({ language: alert.language, to: alert.email, search, confirmLink: links.confirm, declineLink: links.decline, sender }), finish };
+  if (send.kind === "confirm") return confirmationEmail({ language: alert.language, to: alert.email, search, confirmLink: links.confirm, declineLink: links.decline, sender });
   const askedAt = alert.confirmedAt ?? alert.createdAt;
-  if (send.kind === "keep") return { mail: keepEmail({ language: alert.language, to: alert.email, search, askedAt, links, sender, listId: listIdOf(env) }), finish };
-  const jobs = await cardsOfSend(db, send.id);
-  if (jobs.length === 0) return { mail: null, finish };
-  return { mail: alertEmail({ language: alert.language, to: alert.email, search, askedAt, jobs, jobLink: jobLinkOf(alert), links, sender, listId: listIdOf(env) }), finish };
+  if (send.kind === "keep") return keepEmail({ language: alert.language, to: alert.email, search, askedAt, links, sender, listId: listIdOf(env) });
+  if (cards.length === 0) return null;
+  const jobs = cards.map((card) => JSON.parse(card) as JobCard);
+  return alertEmail({ language: alert.language, to: alert.email, search, askedAt, jobs, jobLink: jobLinkOf(alert), links, sender, listId: listIdOf(env) });
 }
 
 /** Attempts of one email (the queue's retries, 30 s apart and more); after them the ledger row is recorded failed. */
 export const SEND_ATTEMPTS = 5;
 
-/** One ledger row's email through the Email Service binding; recorded sent, so no retry or later run sends it again. */
-export async function sendLedgerRow(env: Env, message: Message<AlertWork>, sendId: number): Promise<void> {
+const sendIdsOf = (message: Message<AlertWork>) => ("send" in message.body ? [message.body.send].flat() : []);
+
+/**
+ * The ledger rows of a consumer batch's messages through the Email Service binding, one by one,
+ * read in one round trip and recorded in another (sent, or cancelled when it must not go), so no
+ * retry or later run sends them again. A message whose email failed is retried (its other emails,
+ * recorded sent, are not sent again); after SEND_ATTEMPTS its failed rows are recorded failed.
+ */
+export async function sendLedgerRows(env: Env, messages: Message<AlertWork>[]): Promise<void> {
   const db = dbOf(env);
-  const found = await mailOf(env, db, sendId);
-  if (!found) return message.ack();
-  if (!found.mail) {
-    await found.finish({ status: "cancelled" });
-    return message.ack();
-  }
-  try {
-    await env.EMAIL.send(found.mail);
-    await found.finish({ status: "sent", at: Date.now() });
-    message.ack();
-  } catch (error) {
-    console.error(JSON.stringify({ level: "error", message: "alert email not sent", send: sendId, error: String(error) }));
-    if (message.attempts >= SEND_ATTEMPTS) {
-      await found.finish({ status: "failed" });
-      return message.ack();
+  const { sends, alerts, cards } = await sendsWithAlerts(db, [...new Set(messages.flatMap(sendIdsOf))]);
+  const alertOf = new Map(alerts.map((alert) => [alert.id, alert]));
+  const cardsOf = Map.groupBy(cards, (row) => row.sendId);
+  const outcomes = new Map<number, { send: SendRow; outcome: SendOutcome }>();
+  const failed = new Set<number>();
+  for (const send of sends) {
+    if (send.status !== "pending") continue;
+    try {
+      const mail = await mailOf(env, send, alertOf.get(send.alertId), (cardsOf.get(send.id) ?? []).map((row) => row.card));
+      if (mail) await env.EMAIL.send(mail);
+      outcomes.set(send.id, { send, outcome: mail ? { status: "sent", at: Date.now() } : { status: "cancelled" } });
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", message: "alert email not sent", send: send.id, error: String(error) }));
+      failed.add(send.id);
     }
-    message.retry({ delaySeconds: 30 * message.attempts });
+  }
+  const retried: Message<AlertWork>[] = [];
+  for (const message of messages) {
+    const failedHere = sendIdsOf(message).filter((id) => failed.has(id));
+    if (failedHere.length === 0 || message.attempts >= SEND_ATTEMPTS) {
+      for (const id of failedHere) outcomes.set(id, { send: sends.find((send) => send.id === id)!, outcome: { status: "failed" } });
+    } else retried.push(message);
+  }
+  await recordSendOutcomes(db, [...outcomes.values()]);
+  for (const message of messages) {
+    if (retried.includes(message)) message.retry({ delaySeconds: 30 * message.attempts });
+    else message.ack();
   }
 }

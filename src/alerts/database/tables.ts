@@ -63,10 +63,15 @@ export const alerts = sqliteTable(
     uniqueIndex("alerts_confirm_idx").on(t.confirmHash),
     uniqueIndex("alerts_manage_idx").on(t.manageHash),
     uniqueIndex("alerts_feed_idx").on(t.feedHash),
-    // The cron's reads: due alerts, pending ones past 7 days, ended ones past their retention.
+    // The cron's reads, each its own partial index: due alerts, pending ones past 7 days, ended
+    // ones past their retention (and just ended: their matches go), the 12-month question and its
+    // answer. No index on the status alone: SQLite (without statistics) preferred it to these,
+    // and walked every active alert for each (docs/performance.md, alerts at scale).
     index("alerts_due_idx").on(t.dueAt).where(sql`${t.status} = 'active' AND ${t.dueAt} IS NOT NULL`),
-    index("alerts_status_idx").on(t.status, t.createdAt),
+    index("alerts_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index("alerts_ended_idx").on(t.endedAt).where(sql`${t.status} = 'ended'`),
     index("alerts_renewed_idx").on(t.renewedAt).where(sql`${t.status} IN ('active', 'paused')`),
+    index("alerts_keep_asked_idx").on(t.keepAskedAt).where(sql`${t.status} IN ('active', 'paused') AND ${t.keepAskedAt} IS NOT NULL`),
   ],
 );
 
@@ -84,16 +89,26 @@ export const alertChanges = sqliteTable(
 );
 
 /**
- * DESIGN 23: the reverse-search index. Each active alert is filed under one term it requires
- * (src/alerts/rules.ts termsOfAlert): a job reads only the alerts filed under its own terms.
+ * DESIGN 23: the reverse-search index. Each active alert (only those: ended and paused ones leave
+ * it) is filed under the terms it requires (src/alerts/rules.ts termsOfAlert), with what the
+ * check needs of it: its search and, with `near`, that place's point (a search never changes once
+ * confirmed). A job reads the rows filed under its own terms from one covering index, contiguous
+ * per term, and never the alerts table (docs/performance.md, alerts at scale).
  */
 export const alertTerms = sqliteTable(
   "alert_terms",
   {
     term: text("term").notNull(),
     alertId: integer("alert_id").notNull(),
+    search: text("search").notNull(),
+    nearLatitude: real("near_latitude"),
+    nearLongitude: real("near_longitude"),
   },
-  (t) => [primaryKey({ columns: [t.term, t.alertId] }), index("alert_terms_alert_idx").on(t.alertId)],
+  (t) => [
+    primaryKey({ columns: [t.term, t.alertId] }),
+    index("alert_terms_alert_idx").on(t.alertId),
+    index("alert_terms_match_idx").on(t.term, t.alertId, t.nearLatitude, t.nearLongitude, t.search),
+  ],
 );
 
 /** A match, once per (alert, job) (DESIGN 23), with what its email shows of the job. */
@@ -119,6 +134,8 @@ export const alertMatches = sqliteTable(
     // An employer's rename reaches its matched jobs' cards (src/alerts/repository.ts).
     index("alert_matches_employer_idx").on(t.employerId),
     index("alert_matches_unsent_idx").on(t.alertId, t.publishDate).where(sql`${t.sendId} IS NULL`),
+    // An alert's matches sent long enough before its last email to be pruned, found without a scan.
+    index("alert_matches_sent_idx").on(t.alertId, t.matchedAt).where(sql`${t.sendId} IS NOT NULL`),
   ],
 );
 
