@@ -101,6 +101,10 @@ export async function alertByTokenHash(db: AlertsDatabase, column: TokenColumn, 
   return rows[0];
 }
 
+export async function alertById(db: AlertsDatabase, id: number): Promise<AlertRow | undefined> {
+  return (await all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = ${id}`))[0];
+}
+
 /** Every alert of an address still kept and not ended (the manage page), oldest first. */
 export function alertsOfAddress(db: AlertsDatabase, emailKey: string): Promise<AlertRow[]> {
   return all<AlertRow>(db, sql`SELECT ${ALERT_COLUMNS} FROM alerts WHERE email_key = ${emailKey} AND status IN ('active', 'paused') ORDER BY id`);
