@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { MOVE_STAGES } from "./move-stages";
 
 // DESIGN 22: which shard this database is (one row), written once when the shard is first
@@ -35,4 +35,33 @@ export const shardMoves = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [check("shard_moves_stage", sql`${t.stage} IN (${sql.raw(MOVE_STAGES.map((stage) => `'${stage}'`).join(", "))})`)],
+);
+
+/**
+ * DESIGN 22b: the employers (an employer and its test space) whose changes this shard records
+ * while the Worker moves them elsewhere (src/shards/online-move.ts). Written by the move when it
+ * starts copying, removed in the batch of its flip; the triggers of drizzle/0027 read it.
+ */
+export const moveCapture = sqliteTable("move_capture", {
+  employerId: integer("employer_id").primaryKey(),
+  /** The employer being moved (its own id, or its test space's employer). */
+  moveOf: integer("move_of").notNull(),
+});
+
+/**
+ * DESIGN 22b: the shard's own record of what changed of an employer being moved: one row per
+ * change of a moved table's row (its table and key), written by triggers in the batch of the
+ * change, in commit order (seq only grows). The move copies those rows again in catch-up rounds.
+ */
+export const moveChanges = sqliteTable(
+  "move_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    moveOf: integer("move_of").notNull(),
+    /** The moved table (src/shards/move-plan.ts MOVED_TABLES). */
+    table: text("tbl").notNull(),
+    /** The row's key as a JSON array of its key columns' values. */
+    key: text("key").notNull(),
+  },
+  (t) => [index("move_changes_move_idx").on(t.moveOf, t.seq)],
 );
