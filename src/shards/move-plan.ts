@@ -85,6 +85,8 @@ export const LEFT_BEHIND: Record<string, string> = {
   job_report_tallies: "kept by the job_reports triggers, in the target as the copy inserts reports, in the source as the delete removes them",
   shard_moves: "the move's own record, in the source",
   resume_deletions: "keys of résumés already gone, of no employer",
+  move_capture: "a move's own: which employers the shard records the changes of while they move out",
+  move_changes: "a move's own record of an employer's changes while it moves out, deleted when it is done",
 };
 
 /** Rows per statement and per batch, at most (DESIGN 22: bounded batches). */
@@ -115,18 +117,45 @@ const readOf = (table: MovedTable, column: string) => (table.copied?.[column] ? 
  * most MAX_ROWS, and no more than `bytes` of values once the first is in (octet_length reads a
  * value's size from the row's header, not the value). Each row ends with `_rowid`, and
  * `_candidates`: the rows the page was cut from (fewer in the page, or MAX_ROWS: more may follow).
+ * With `keys` (JSON, a list of keys as keyOf writes them): only the employer's rows of those keys.
  */
-export function pageStatement(table: MovedTable, columns: string[], ids: string, after: number, bytes: number): Statement {
+export function pageStatement(table: MovedTable, columns: string[], ids: string, after: number, bytes: number, keys?: string): Statement {
   const size = columns.map((column) => `coalesce(octet_length(${quoted(column)}), 0)`).join(" + ");
+  const ofKeys = keys === undefined ? "" : ` AND ${keyMatch(table)}`;
   return {
     sql: `SELECT * FROM (
         SELECT ${columns.map((column) => readOf(table, column)).join(", ")}, rowid AS _rowid, ${size} AS _bytes,
           sum(${size}) OVER (ORDER BY rowid) AS _upto, count(*) OVER () AS _candidates
-        FROM ${table.table} WHERE rowid IN (SELECT rowid FROM ${table.table} WHERE (${table.rows(ids)}) AND rowid > ? ORDER BY rowid LIMIT ${MAX_ROWS})
+        FROM ${table.table} WHERE rowid IN (SELECT rowid FROM ${table.table} WHERE (${table.rows(ids)})${ofKeys} AND rowid > ? ORDER BY rowid LIMIT ${MAX_ROWS})
       ) WHERE _upto - _bytes < ? ORDER BY _rowid`,
-    params: [after, bytes],
+    params: keys === undefined ? [after, bytes] : [keys, after, bytes],
   };
 }
+
+/** A row's key, as the capture triggers of drizzle/0027 write it (a JSON array of its key columns' values). */
+export const keyOf = (table: MovedTable, row: Row): string => JSON.stringify(table.key.map((column) => row[column] ?? null));
+
+/** The table's rows whose keys are in the JSON list bound here (each key as keyOf writes it). */
+const keyMatch = (table: MovedTable) =>
+  `(${table.key.map(quoted).join(", ")}) IN (SELECT ${table.key.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ")} FROM json_each(?))`;
+
+/** The rows of these keys deleted (keys: a JSON list of keys as keyOf writes them). */
+export const deleteKeysStatement = (table: MovedTable, keys: string): Statement => ({ sql: `DELETE FROM ${table.table} WHERE ${keyMatch(table)}`, params: [keys] });
+
+/** A column that names a row of another moved table, which must be in the target before it. */
+export interface Parent {
+  column: string;
+  table: string;
+  key: string;
+}
+
+/** Each moved table's foreign keys, as the database has them (the same in every shard). */
+export const foreignKeysStatements = (): Statement[] =>
+  MOVED_TABLES.map(({ table }) => ({ sql: `SELECT "from" AS "column", "table", coalesce("to", 'id') AS "key" FROM pragma_foreign_key_list('${table}') ORDER BY id, seq`, params: [] }));
+
+/** Of a table's foreign keys, those naming a moved table (reference data is in every shard). */
+export const movedParents = (rows: Row[]): Parent[] =>
+  rows.map((row) => ({ column: String(row.column), table: String(row.table), key: String(row.key) })).filter((parent) => MOVED_TABLES.some((table) => table.table === parent.table));
 
 /** Whether rows may follow a page read with pageStatement. */
 export const pageIsCut = (page: Row[]): boolean => page.length > 0 && (page.length < Number(page[0]._candidates) || Number(page[0]._candidates) >= MAX_ROWS);
@@ -165,8 +194,11 @@ function pieces(text: string): string[] {
 /**
  * A row written in the target as it is in the source: inserted, or, when a copy sent before wrote
  * it already, updated to it; a long text goes in pieces, the first with the row, the rest appended.
+ * With `parents` (DESIGN 22b, a copy while the employer writes): inserted only where the rows it
+ * names are in the target. A row whose parent came after the parent's table was copied is new
+ * since the copy began, so the change record brings it, after its parent, in a catch-up round.
  */
-export function upsertStatements(table: MovedTable, columns: string[], row: Row): Statement[] {
+export function upsertStatements(table: MovedTable, columns: string[], row: Row, parents: Parent[] = []): Statement[] {
   const values = columns.map((column) => row[column] ?? null);
   const rest: { column: string; parts: string[] }[] = [];
   const first = values.map((value, i) => {
@@ -179,15 +211,21 @@ export function upsertStatements(table: MovedTable, columns: string[], row: Row)
   const onConflict = others.length
     ? `DO UPDATE SET ${others.map((column) => `${quoted(column)} = excluded.${quoted(column)}`).join(", ")}`
     : "DO NOTHING";
-  const keyMatch = table.key.map((column) => `${quoted(column)} = ?`).join(" AND ");
+  const byKey = table.key.map((column) => `${quoted(column)} = ?`).join(" AND ");
   const keyValues = table.key.map((column) => row[column] ?? null);
+  const named = parents.filter((parent) => row[parent.column] != null);
+  const placeholders = columns.map(() => "?").join(", ");
+  // SQLite needs the WHERE of an INSERT … SELECT before an ON CONFLICT clause, "WHERE true" at least.
+  const source = named.length
+    ? `SELECT ${placeholders} WHERE ${named.map((parent) => `EXISTS (SELECT 1 FROM ${parent.table} WHERE ${quoted(parent.key)} = ?)`).join(" AND ")}`
+    : `VALUES (${placeholders})`;
   return [
     {
-      sql: `INSERT INTO ${table.table} (${columns.map(quoted).join(", ")}) VALUES (${columns.map(() => "?").join(", ")}) ON CONFLICT (${table.key.map(quoted).join(", ")}) ${onConflict}`,
-      params: first,
+      sql: `INSERT INTO ${table.table} (${columns.map(quoted).join(", ")}) ${source} ON CONFLICT (${table.key.map(quoted).join(", ")}) ${onConflict}`,
+      params: [...first, ...named.map((parent) => row[parent.column] ?? null)],
     },
     ...rest.flatMap(({ column, parts }) =>
-      parts.map((part) => ({ sql: `UPDATE ${table.table} SET ${quoted(column)} = ${quoted(column)} || ? WHERE ${keyMatch}`, params: [part, ...keyValues] })),
+      parts.map((part) => ({ sql: `UPDATE ${table.table} SET ${quoted(column)} = ${quoted(column)} || ? WHERE ${byKey}`, params: [part, ...keyValues] })),
     ),
   ];
 }
