@@ -100,23 +100,26 @@ interface Located {
   record?: MoveRecord;
 }
 
-const UNLOCKED: Lock = { frozenAt: null, movedTo: null };
-const statement = (sql: string, ...params: Statement["params"]): Statement => ({ sql, params });
+export const UNLOCKED: Lock = { frozenAt: null, movedTo: null };
+export const statement = (sql: string, ...params: Statement["params"]): Statement => ({ sql, params });
 const MOVED_COLUMNS = MOVED_TABLES.length;
 
 /** What one shard says of the employer: its row, its unfinished move, every moved table's columns, the highest ids of its rows. */
-interface ShardView {
+export interface ShardView {
   shard: number;
   employer?: { testOf: number | null; movedTo: number | null };
   record?: MoveRecord;
+  /** The Worker is moving it out of this shard (DESIGN 22b: src/shards/online-move.ts records its changes here). */
+  capturing: boolean;
   columns: Map<string, string[]>;
   highest: number;
 }
 
-async function viewOf(dbs: MoveDatabases, shard: number, employerId: number): Promise<ShardView> {
-  const [employers, moves, ...rest] = await dbs.batch(shard, [
+export async function viewOf(dbs: MoveDatabases, shard: number, employerId: number): Promise<ShardView> {
+  const [employers, moves, capture, ...rest] = await dbs.batch(shard, [
     statement("SELECT test_of AS testOf, moved_to AS movedTo FROM employers WHERE id = ?", employerId),
     statement("SELECT to_shard AS toShard, stage, frozen_at AS frozenAt, rows FROM shard_moves WHERE employer_id = ? AND stage <> 'done'", employerId),
+    statement("SELECT 1 FROM move_capture WHERE employer_id = ?", employerId),
     ...columnsStatements(),
     ...highestIdStatements(idsOf(employerId)),
   ]);
@@ -124,15 +127,16 @@ async function viewOf(dbs: MoveDatabases, shard: number, employerId: number): Pr
     shard,
     employer: employers[0] as ShardView["employer"],
     record: moves[0] as unknown as MoveRecord | undefined,
+    capturing: capture.length > 0,
     columns: new Map(MOVED_TABLES.map(({ table }, i) => [table, rest[i].map((row) => String(row.name))])),
     highest: highestOf(rest.slice(MOVED_COLUMNS)),
   };
 }
 
-const highestOf = (results: Row[][]) => Math.max(0, ...results.map(([row]) => Number(row?.id ?? 0)));
+export const highestOf = (results: Row[][]) => Math.max(0, ...results.map(([row]) => Number(row?.id ?? 0)));
 
 /** Where the employer is: the shard it lives in, or the one whose unfinished move it is; with what every shard said. */
-function locate(views: ShardView[], employerId: number, to: number): { from: ShardView; record?: MoveRecord } {
+export function locate(views: ShardView[], employerId: number, to: number): { from: ShardView; record?: MoveRecord } {
   const unfinished = views.filter((view) => view.record);
   if (unfinished.length > 1) throw new MoveFailed(`Employer ${employerId} has unfinished moves recorded in shards ${unfinished.map((v) => v.shard).join(" and ")}; they need a look by hand.`);
   const [moving] = unfinished;
@@ -159,7 +163,7 @@ function locate(views: ShardView[], employerId: number, to: number): { from: Sha
  * (SQLite's AUTOINCREMENT): a row numbered in a higher shard's range would make it number inside
  * that shard's range from then on. The message names the lowest shard it can move to; undefined: it fits.
  */
-function numberingProblem(highest: number, employerId: number, to: number): string | undefined {
+export function numberingProblem(highest: number, employerId: number, to: number): string | undefined {
   if (highest <= (to + 1) * SHARD_ID_SPAN) return undefined;
   const lowest = Math.floor((highest - 1) / SHARD_ID_SPAN);
   return `Employer ${employerId} has rows numbered in shard ${lowest}'s range (id ${highest}): shard ${to} numbers each new row after its table's largest id, so it would then number inside shard ${lowest}'s range. It can move to shard ${lowest} or higher.`;
@@ -186,7 +190,7 @@ async function readPages(dbs: MoveDatabases, shard: number, columns: (table: Mov
  * Gathers rows' statements into batches within `bytes` and MAX_ROWS rows (a row never split),
  * written as each fills; `flush` writes the last.
  */
-function batchesOf(bytes: number, write: (statements: Statement[]) => Promise<unknown>) {
+export function batchesOf(bytes: number, write: (statements: Statement[]) => Promise<unknown>) {
   let current: Statement[] = [];
   let size = 0;
   let rows = 0;
@@ -224,10 +228,48 @@ async function digestsOf(pages: Pages, compared: (table: MovedTable) => string[]
   return digests;
 }
 
+/** Both shards have the same columns in every moved table (the same migrations), or MoveFailed. */
+export function checkColumns(source: ShardView, target: ShardView): void {
+  for (const { table } of MOVED_TABLES) {
+    if (JSON.stringify(source.columns.get(table)) !== JSON.stringify(target.columns.get(table))) {
+      throw new MoveFailed(`${table} has other columns in shard ${target.shard} than in shard ${source.shard}: migrate every shard first (npm run deploy).`);
+    }
+  }
+}
+
 function isKeyRecordOf(record: unknown, ids: number[]): record is { employerId: number; shard?: number } {
   const id = (record as { employerId?: unknown } | null)?.employerId;
   return typeof id === "number" && ids.includes(id);
 }
+
+/**
+ * After the flip: every API key record of the moved ids (the employer and its test space) names
+ * shard `to`, which lists their keys (api_keys moved with them). Keys made before the shards
+ * listed them are found by reading every record, when `to` lists none or `scanKeys` says so.
+ * Returns how many records changed.
+ */
+export async function repointKeys(dbs: MoveDatabases, keys: KeyRecords, request: { to: number; ids: string; scanKeys?: boolean; employerId: number }, log: (line: string) => void, listed?: Row[]): Promise<number> {
+  const { to, ids, employerId } = request;
+  listed ??= (await dbs.batch(to, [keyListOf(ids)]))[0];
+  const hashes = new Set(listed.map((row) => String(row.hash)));
+  if (request.scanKeys || hashes.size === 0) {
+    log(request.scanKeys ? "listing every API key in KV (--scan-keys)" : `shard ${to} lists no API key of employer ${employerId}: listing every API key in KV`);
+    for (const hash of await keys.hashes()) hashes.add(hash);
+  }
+  const idNumbers = ids.split(", ").map(Number);
+  const changed = new Map<string, unknown>();
+  for (const [hash, key] of await keys.get([...hashes])) {
+    if (!isKeyRecordOf(key, idNumbers) || (key.shard ?? 0) === to) continue;
+    const { shard: _old, ...rest } = key;
+    changed.set(hash, { ...rest, ...(to !== 0 && { shard: to }) });
+  }
+  if (changed.size) await keys.put(changed);
+  log(`keys: ${changed.size} API key record(s) now name shard ${to}`);
+  return changed.size;
+}
+
+/** The hashes of the moved ids' API keys, as a shard lists them. */
+export const keyListOf = (ids: string) => statement(`SELECT hash FROM api_keys WHERE employer_id IN (${ids})`);
 
 /**
  * Moves employer `employerId` to shard `to`, or finishes its recorded move there. Resolves when
@@ -241,14 +283,12 @@ export async function moveEmployer(dbs: MoveDatabases, keys: KeyRecords, request
   if (!Number.isSafeInteger(employerId) || employerId < 1) throw new MoveRefused("--employer must be an employer id.");
   if (!dbs.shards.includes(to)) throw new MoveRefused(`No shard ${to}: the shards are ${dbs.shards.join(", ")}.`);
   const views = await Promise.all(dbs.shards.map((shard) => viewOf(dbs, shard, employerId)));
+  if (views.some((view) => view.capturing)) {
+    throw new MoveRefused(`Employer ${employerId} is being moved by the Worker (DESIGN 22b): follow that move (GET /operator/shards/moves/${employerId}).`);
+  }
   const { from: source, record } = locate(views, employerId, to);
   const from = source.shard;
-  const target = views.find((view) => view.shard === to)!;
-  for (const { table } of MOVED_TABLES) {
-    if (JSON.stringify(source.columns.get(table)) !== JSON.stringify(target.columns.get(table))) {
-      throw new MoveFailed(`${table} has other columns in shard ${to} than in shard ${from}: migrate every shard first (npm run deploy).`);
-    }
-  }
+  checkColumns(source, views.find((view) => view.shard === to)!);
   const columnsOf = (table: MovedTable) => source.columns.get(table.table)!;
   const recordStage = (stage: MoveStage, rows: number | null = null) =>
     statement("UPDATE shard_moves SET stage = ?, rows = coalesce(?, rows), updated_at = ? WHERE employer_id = ?", stage, rows, now(), employerId);
@@ -293,7 +333,6 @@ export async function moveEmployer(dbs: MoveDatabases, keys: KeyRecords, request
     log(`froze employer ${employerId} (ids ${ids}) in shard ${from}: its writes are refused until the move is done`);
     await completed("frozen");
   }
-  const idNumbers = ids.split(", ").map(Number);
   const targetLock: Lock = { frozenAt, movedTo: from };
   const done = MOVE_STAGES.indexOf(record?.stage ?? "frozen");
   let rows = record?.rows ?? 0;
@@ -336,7 +375,7 @@ export async function moveEmployer(dbs: MoveDatabases, keys: KeyRecords, request
     await completed("verified");
   }
 
-  const keyList = statement(`SELECT hash FROM api_keys WHERE employer_id IN (${ids})`);
+  const keyList = keyListOf(ids);
   let listedKeys: Row[] | undefined;
   if (done < MOVE_STAGES.indexOf("flipped")) {
     // The target first: until the source names it, nothing reaches the target, so there is never a
@@ -348,21 +387,7 @@ export async function moveEmployer(dbs: MoveDatabases, keys: KeyRecords, request
   }
 
   if (done < MOVE_STAGES.indexOf("keys")) {
-    listedKeys ??= (await dbs.batch(to, [keyList]))[0];
-    const hashes = new Set(listedKeys.map((row) => String(row.hash)));
-    // Keys made before the shards listed them: found by reading every record (docs/scaling.md).
-    if (request.scanKeys || hashes.size === 0) {
-      log(request.scanKeys ? "listing every API key in KV (--scan-keys)" : `shard ${to} lists no API key of employer ${employerId}: listing every API key in KV`);
-      for (const hash of await keys.hashes()) hashes.add(hash);
-    }
-    const changed = new Map<string, unknown>();
-    for (const [hash, key] of await keys.get([...hashes])) {
-      if (!isKeyRecordOf(key, idNumbers) || (key.shard ?? 0) === to) continue;
-      const { shard: _old, ...rest } = key;
-      changed.set(hash, { ...rest, ...(to !== 0 && { shard: to }) });
-    }
-    if (changed.size) await keys.put(changed);
-    log(`keys: ${changed.size} API key record(s) now name shard ${to}`);
+    await repointKeys(dbs, keys, { to, ids, scanKeys: request.scanKeys, employerId }, log, listedKeys);
     await dbs.batch(from, [recordStage("keys")]);
     await completed("keys");
   }
