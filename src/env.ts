@@ -1,4 +1,5 @@
 import type { Database } from "./db/client";
+import type { MoveStatus } from "./shards/move-status";
 
 export interface Env {
   /** The static assets (wrangler.toml [assets]): the /docs page's bundle and the prebuilt OpenAPI document. */
@@ -12,6 +13,8 @@ export interface Env {
   [shard: `DB_${number}`]: D1Database | undefined;
   /** DESIGN 22: the relays, one Durable Object per shard (named `shard:k`), that hand its events over. */
   RELAY: DurableObjectNamespace<Relay>;
+  /** DESIGN 22b: the moves of employers between shards, one Durable Object per employer (named `employer:N`). */
+  MOVES: DurableObjectNamespace<Mover>;
   /** Set in the bindings of one shard (atShard): which shard DB is. Absent: 0. */
   SHARD?: number;
   /** The board's own database (DESIGN 17): a projection of the jobs; only board reads and its feed touch it. */
@@ -104,6 +107,14 @@ export interface Relay extends Rpc.DurableObjectBranded {
   giveBack(shard: number, subscriber: string, ids: string[]): Promise<void>;
   /** Where the relay is: its shard and the recording order (events.seq) of the last event it handed over. */
   position(): Promise<{ shard: number; cursor: number }>;
+}
+
+/** DESIGN 22b: what the move of an employer (src/shards/employer-move.ts) answers; declared here, like Relay. */
+export interface Mover extends Rpc.DurableObjectBranded {
+  /** Moves the employer to shard `to` (or answers its move under way, or done, to `to`); `refused`: why not. */
+  start(employerId: number, to: number): Promise<MoveStatus | { refused: string }>;
+  /** Its move's status; null when the Worker never moved it. */
+  status(): Promise<MoveStatus | null>;
 }
 
 /** DESIGN 24: what reach's notifier (src/reach/notifier.ts) answers; declared here, like Relay. */

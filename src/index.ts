@@ -25,6 +25,8 @@ const capabilities: Capability[] = [jobs, applications, webhooks, board, alerts,
 export const ShardRelay = createRelayClass(capabilities.flatMap((capability) => (capability.subscriber ? [capability.subscriber] : [])));
 /** DESIGN 24: reach's notifier (wrangler.toml's REACH), one instance that gathers and sends to search engines. */
 export { ReachNotifier } from "./reach/notifier";
+/** DESIGN 22b: the move of an employer between shards (wrangler.toml's MOVES), one per employer. */
+export { EmployerMove } from "./shards/employer-move";
 
 const scheduled = createScheduledHandler({
   // In this order: the rules and the notices record events, the events go to the relay, and the
