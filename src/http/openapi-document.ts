@@ -25,8 +25,8 @@ An unknown path is a \`404\` and a method the path does not support is a \`405\`
 both with the same problem body. A \`500\` never carries internals: quote its \`requestId\`.
 A \`503\` with \`Retry-After\` means the database stayed busy through the server's own retries
 (\`/problems/service-unavailable\`), or your data is being moved to another database
-(\`/problems/employer-moving\`: your reads are served, your writes refused until it is done,
-minutes at most): send the request again after that many seconds (with the same
+(\`/problems/employer-moving\`: your reads are served, your writes refused for the seconds its
+last step takes): send the request again after that many seconds (with the same
 \`Idempotency-Key\` for a \`POST\`); nothing of a refused request was stored.
 
 Every response carries an \`X-Request-Id\` header; include it when you report a problem.

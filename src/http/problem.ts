@@ -126,7 +126,7 @@ export class EmployerMovingError extends ProblemError {
       503,
       "employer-moving",
       "Your data is being moved.",
-      `Your jobs and settings are being moved to another database: reading works, writing resumes within minutes. Nothing of this request was stored; retry after ${retryAfterSeconds} seconds (a POST retried with the same Idempotency-Key is never applied twice).`,
+      `Your jobs and settings are being moved to another database: reading works, writing resumes within seconds. Nothing of this request was stored; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"} (a POST retried with the same Idempotency-Key is never applied twice).`,
       { headers: { "Retry-After": String(retryAfterSeconds) } },
     );
   }

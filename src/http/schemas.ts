@@ -41,8 +41,8 @@ const PROBLEM_DESCRIPTIONS = {
   500: "Unexpected error; quote the requestId when asking for help.",
   503:
     "The database is briefly unavailable (busy or unreachable after retries: `/problems/service-unavailable`), or your data is being moved to " +
-    "another database (`/problems/employer-moving`: reads are served, writes are refused, nothing of the request stored, for the minutes the move " +
-    "takes); retry after Retry-After seconds.",
+    "another database (`/problems/employer-moving`: reads are served, writes are refused, nothing of the request stored, for the seconds the move's " +
+    "last step takes); retry after Retry-After seconds.",
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

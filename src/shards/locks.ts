@@ -51,8 +51,8 @@ export class EmployerMovedError extends Error {
   }
 }
 
-/** How long (s) a client waits before sending again a write refused while its employer moves. */
-export const MOVING_RETRY_AFTER_SECONDS = 5;
+/** How long (s) a client waits before sending again a write refused while its employer moves (DESIGN 22b: frozen for seconds at most). */
+export const MOVING_RETRY_AFTER_SECONDS = 1;
 
 /** The locked ones among these employers of shard `d1`: each with the shard it moved to (null: moving). */
 export async function lockedEmployers(d1: D1Database, employerIds: number[]): Promise<Map<number, number | null>> {
