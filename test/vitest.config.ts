@@ -12,7 +12,7 @@ const OWN_RUNTIME = [
   "board", "board-cache", "board-pages", "board-privacy", "board-read-model",
   "relay", "receipts", "dead-letters", "alerts-dead-letters", "events-outbox", "scheduled",
   "alerts-matching", "alerts-sending", "alerts-decline-mailto-pruning", "alerts-subscribe",
-  "places", "reach", "reach-flow", "shards", "shards-move",
+  "places", "reach", "reach-flow", "shards", "shards-move", "shards-online-move",
   "webhooks-delivery", "webhooks-addresses", "request-log",
   "moderation", "suspension", "job-seeker-requests",
 ].map((name) => `test/${name}.test.ts`);
