@@ -281,7 +281,7 @@ describe("starting a move refuses clearly what it cannot do (DESIGN 22a, 22b)", 
   });
 });
 
-describe("the source records every change of a moving employer's rows (drizzle/0027)", () => {
+describe("the source records every change of a moving employer's rows (drizzle/0030)", () => {
   it("every moved table has its capture triggers, for inserts, updates and deletes", async () => {
     const names = new Set(((await rowsIn(0, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_move_%'")) as { name: string }[]).map((row) => row.name));
     const missing = MOVED_TABLES.flatMap(({ table }) => ["insert", "update", "delete"].map((op) => `${table}_move_${op}`)).filter((name) => !names.has(name));

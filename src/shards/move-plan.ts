@@ -132,7 +132,7 @@ export function pageStatement(table: MovedTable, columns: string[], ids: string,
   };
 }
 
-/** A row's key, as the capture triggers of drizzle/0027 write it (a JSON array of its key columns' values). */
+/** A row's key, as the capture triggers of drizzle/0030 write it (a JSON array of its key columns' values). */
 export const keyOf = (table: MovedTable, row: Row): string => JSON.stringify(table.key.map((column) => row[column] ?? null));
 
 /** The table's rows whose keys are in the JSON list bound here (each key as keyOf writes it). */

@@ -7,7 +7,7 @@
 // The record of changes: the outbox's events name jobs only, and nothing records an idempotency
 // record, a view counted or a webhook attempt; revisions say neither what was deleted. So the
 // source records them itself: while an employer is in move_capture, triggers write each change of
-// one of its rows (table, key) to move_changes in the batch of the change (drizzle/0027). A round
+// one of its rows (table, key) to move_changes in the batch of the change (drizzle/0030). A round
 // reads the changes after its cursor and copies those rows again as the source has them then (or
 // deletes them from the target when they are gone); a change made meanwhile is in a later round.
 //

@@ -40,7 +40,7 @@ export const shardMoves = sqliteTable(
 /**
  * DESIGN 22b: the employers (an employer and its test space) whose changes this shard records
  * while the Worker moves them elsewhere (src/shards/online-move.ts). Written by the move when it
- * starts copying, removed in the batch of its flip; the triggers of drizzle/0027 read it.
+ * starts copying, removed in the batch of its flip; the triggers of drizzle/0030 read it.
  */
 export const moveCapture = sqliteTable("move_capture", {
   employerId: integer("employer_id").primaryKey(),
