@@ -8,7 +8,7 @@ import { moveProgress, MoveRefused, startMove, type MoveStatus } from "../src/sh
 import { createEmployer, createTestKey, request, shardDb, type TestEmployer } from "./support/api";
 import { eventually } from "./support/board";
 import { jobBody, postJob } from "./support/jobs";
-import { countIn, fromAddress, populatedEmployer, rowsIn, snapshot } from "./support/moves";
+import { countIn, fromAddress, keysUsed, populatedEmployer, rowsIn, snapshot } from "./support/moves";
 
 // DESIGN 22b: moves the employer barely notices. The Worker moves an employer (its test space
 // with it) in a Durable Object, in bounded alarm steps: a copy while it keeps writing, catch-up
@@ -127,6 +127,7 @@ describe("a move while the employer and its neighbours of both shards keep writi
     }
     // Their emailed copies go out after the answers: what nobody writes during the move is what is compared after it.
     await eventually(async () => expect(await countIn(0, "applications WHERE employer_id = ? AND email_status = 'pending'", employer.employerId)).toBe(0));
+    await keysUsed(0, ids);
     const neighbours = [await createEmployer({ shard: 0 }), await createEmployer({ shard: 1 })];
     const neighbourJobs = await Promise.all(neighbours.map(async (neighbour) => [(await postJob(neighbour)).id as number, (await postJob(neighbour)).id as number]));
     const before = await snapshot(0, ids);
@@ -215,6 +216,7 @@ describe("a move survives a crash (DESIGN 22b: each step recorded in its storage
     // Long descriptions: the copy takes many pages, so that it is caught half way.
     await shardDb(0).prepare("UPDATE jobs SET description = ? WHERE employer_id = ?").bind(`<p>${"A long description of the job. ".repeat(2_000)}</p>`, employer.employerId).run();
     const ids = [employer.employerId, testKey.employerId];
+    await keysUsed(0, ids);
     const before = await snapshot(0, ids);
     const rows = Object.values(before).reduce((sum, tableRows) => sum + tableRows.length, 0);
 

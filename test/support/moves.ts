@@ -15,6 +15,11 @@ let address = 0;
 /** A client address of its own per application (the apply limiter counts per address). */
 export const fromAddress = () => ({ "CF-Connecting-IP": `10.23.${Math.floor(++address / 200)}.${address % 200}` });
 
+/** The keys' last use is recorded after the answers (once an hour per key): waits until it is, so that a snapshot taken next stays as it is. */
+export async function keysUsed(shard: number, ids: number[]) {
+  await eventually(async () => expect(await countIn(shard, `api_keys WHERE employer_id IN (${ids.join(", ")}) AND last_used_at IS NULL`)).toBe(0));
+}
+
 /** Every moved table's rows of these employers, as each shard has them (rowid left out: each shard numbers its own). */
 export async function snapshot(shard: number, ids: number[]) {
   const list = ids.join(", ");
