@@ -253,6 +253,36 @@ describe("a move survives a crash (DESIGN 22b: each step recorded in its storage
   }, 180_000);
 });
 
+describe("the checks before the flip (DESIGN 22b: counts and digests)", () => {
+  it("what an earlier move left in the target (a job the employer no longer has, a category its job lost) is found by the digests and deleted before the flip: the target then holds exactly the source's rows", async () => {
+    const employer = await createEmployer({ shard: 0 });
+    const kept = await postJob(employer, { title: "Kept Clerk", categories: [{ id: 1 }] });
+    await keysUsed(0, [employer.employerId]);
+    const before = await snapshot(0, [employer.employerId]);
+    const target = shardDb(1);
+    const [employerRow] = (await rowsIn(0, "SELECT * FROM employers WHERE id = ?", employer.employerId)) as Record<string, unknown>[];
+    const [jobRow] = (await rowsIn(0, "SELECT * FROM jobs WHERE id = ?", kept.id)) as Record<string, unknown>[];
+    const insert = (table: string, row: Record<string, unknown>) =>
+      target.prepare(`INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`).bind(...Object.values(row));
+    // As a move stopped long ago left them: the employer's row locked toward shard 0, a stale job, one it deleted since, an extra category.
+    await target.batch([
+      insert("employers", employerRow),
+      insert("jobs", { ...jobRow, title: "Stale Clerk" }),
+      insert("jobs", { ...jobRow, id: kept.id + 1_000, reference_id: null, title: "Deleted Since" }),
+      insert("job_categories", { job_id: kept.id, category_id: 2, position: 1 }),
+      target.prepare("UPDATE employers SET moved_to = 0 WHERE id = ?").bind(employer.employerId),
+    ]);
+
+    await startMove(env, { employerId: employer.employerId, to: 1 });
+    const status = await finished(employer.employerId);
+    expect(status.stage, JSON.stringify(status.error)).toBe("done");
+    expect(status.synced).toBeGreaterThanOrEqual(2);
+    expect(await snapshot(1, [employer.employerId])).toEqual(before);
+    expect(await countIn(1, "jobs WHERE id = ?", kept.id + 1_000)).toBe(0);
+    expect(status.verified).toMatchObject({ jobs: 1, job_categories: 1 });
+  });
+});
+
 describe("a frozen employer's writes (DESIGN 22b)", () => {
   it("answer 503 /problems/employer-moving with Retry-After: 1, nothing stored; its reads answer 200", async () => {
     const employer = await createEmployer({ shard: 0 });
