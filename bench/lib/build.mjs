@@ -9,9 +9,9 @@ const run = promisify(execFile);
 // wrangler's package exports hide its bin; its package.json sits next to it.
 const wranglerBin = join(dirname(fileURLToPath(import.meta.resolve("wrangler/package.json"))), "bin/wrangler.js");
 
-/** Bundles a Worker exactly as `wrangler deploy` would, without deploying it. */
-export async function bundleWorker(root, outdir, { entry, minify = false, metafile } = {}) {
-  const args = [wranglerBin, "deploy", ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir];
+/** Bundles a Worker exactly as `wrangler deploy` would, without deploying it (`config`: another Worker's wrangler.toml). */
+export async function bundleWorker(root, outdir, { entry, minify = false, metafile, config } = {}) {
+  const args = [wranglerBin, "deploy", ...(config ? ["-c", config] : []), ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir];
   if (minify) args.push("--minify");
   if (metafile) args.push("--metafile", metafile);
   await run(process.execPath, args, {
@@ -24,11 +24,24 @@ export async function bundleWorker(root, outdir, { entry, minify = false, metafi
   return join(outdir, script);
 }
 
-/** The deployable bundle's size, and which packages its minified bytes come from. */
+/** A minified bundle's size in bytes, and gzipped (-9) as the upload limit counts it. */
+async function sizeOf(script) {
+  const code = await readFile(script);
+  return { minifiedBytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
+/**
+ * The deployable bundle's size, and which packages its minified bytes come from; what both
+ * consoles (DESIGN 25, 26) add to it, against a copy of src/ that mounts neither; and the size of
+ * the passkeys Worker (workers/passkeys), deployed apart, that verifies the console's passkeys.
+ */
 export async function measureBundle(root, outdir) {
   const metafile = join(outdir, "meta.json");
-  const script = await bundleWorker(root, outdir, { minify: true, metafile });
-  const code = await readFile(script);
+  const [script, withoutConsoles, passkeysWorker] = await Promise.all([
+    bundleWorker(root, outdir, { minify: true, metafile }),
+    bundleWithoutConsoles(root, join(outdir, "no-consoles")),
+    bundleWorker(root, join(outdir, "passkeys"), { minify: true, config: "workers/passkeys/wrangler.toml" }),
+  ]);
   const meta = JSON.parse(await readFile(metafile, "utf8"));
   const output = Object.values(meta.outputs).find((o) => o.entryPoint);
   const byPackage = new Map();
@@ -38,12 +51,15 @@ export async function measureBundle(root, outdir) {
     byFile.push({ file: file.replace(/^.*node_modules\//, ""), bytes: bytesInOutput });
   }
   const locales = byFile.filter((f) => f.file.startsWith("zod/v4/locales/"));
+  const size = await sizeOf(script);
+  const bare = await sizeOf(withoutConsoles);
   return {
-    minifiedBytes: code.length,
+    ...size,
     zodLocales: { files: locales.length, bytes: locales.reduce((sum, f) => sum + f.bytes, 0) },
-    gzipBytes: gzipSync(code, { level: 9 }).length,
     byPackage: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
     largestFiles: byFile.sort((a, b) => b.bytes - a.bytes).slice(0, 10),
+    consoles: { minifiedBytes: size.minifiedBytes - bare.minifiedBytes, gzipBytes: size.gzipBytes - bare.gzipBytes },
+    passkeysWorker: await sizeOf(passkeysWorker),
   };
 }
 
@@ -70,6 +86,16 @@ export async function bundlePatched(root, outdir, patches) {
   await cp(join(root, "src"), src, { recursive: true });
   for (const [file, from, to] of patches) await patch(join(src, file), from, to);
   return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
+}
+
+/** The API without the employer's and the operator's consoles (src/app.ts mounts neither, so nothing imports them), minified. */
+async function bundleWithoutConsoles(root, outdir) {
+  const src = join(outdir, "src");
+  await cp(join(root, "src"), src, { recursive: true });
+  for (const line of ['import { consolePages } from "./console/app";', 'import { operatorPages } from "./operator/app";', 'app.route("/", consolePages);', 'app.route("/", operatorPages);']) {
+    await patch(join(src, "app.ts"), line, "");
+  }
+  return bundleWorker(root, outdir, { entry: join(src, "index.ts"), minify: true });
 }
 
 /**
