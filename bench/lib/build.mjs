@@ -30,18 +30,10 @@ async function sizeOf(script) {
   return { minifiedBytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
 }
 
-/**
- * The deployable bundle's size, and which packages its minified bytes come from; what both
- * consoles (DESIGN 25, 26) add to it, against a copy of src/ that mounts neither; and the size of
- * the passkeys Worker (workers/passkeys), deployed apart, that verifies the console's passkeys.
- */
+/** The deployable bundle's size, and which packages its minified bytes come from. */
 export async function measureBundle(root, outdir) {
   const metafile = join(outdir, "meta.json");
-  const [script, withoutConsoles, passkeysWorker] = await Promise.all([
-    bundleWorker(root, outdir, { minify: true, metafile }),
-    bundleWithoutConsoles(root, join(outdir, "no-consoles")),
-    bundleWorker(root, join(outdir, "passkeys"), { minify: true, config: "workers/passkeys/wrangler.toml" }),
-  ]);
+  const script = await bundleWorker(root, outdir, { minify: true, metafile });
   const meta = JSON.parse(await readFile(metafile, "utf8"));
   const output = Object.values(meta.outputs).find((o) => o.entryPoint);
   const byPackage = new Map();
@@ -51,16 +43,27 @@ export async function measureBundle(root, outdir) {
     byFile.push({ file: file.replace(/^.*node_modules\//, ""), bytes: bytesInOutput });
   }
   const locales = byFile.filter((f) => f.file.startsWith("zod/v4/locales/"));
-  const size = await sizeOf(script);
-  const bare = await sizeOf(withoutConsoles);
   return {
-    ...size,
+    ...(await sizeOf(script)),
     zodLocales: { files: locales.length, bytes: locales.reduce((sum, f) => sum + f.bytes, 0) },
     byPackage: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
     largestFiles: byFile.sort((a, b) => b.bytes - a.bytes).slice(0, 10),
-    consoles: { minifiedBytes: size.minifiedBytes - bare.minifiedBytes, gzipBytes: size.gzipBytes - bare.gzipBytes },
-    passkeysWorker: await sizeOf(passkeysWorker),
   };
+}
+
+/**
+ * The bench's bundle row: the deployable bundle (measureBundle); what both consoles (DESIGN 25,
+ * 26) add to it, against a copy of src/ that mounts neither; and the size of the passkeys Worker
+ * (workers/passkeys), deployed apart, that verifies the console's passkeys.
+ */
+export async function measureBundleRow(root, outdir) {
+  const [bundle, withoutConsoles, passkeysWorker] = await Promise.all([
+    measureBundle(root, outdir),
+    bundleWithoutConsoles(root, join(outdir, "no-consoles")).then(sizeOf),
+    bundleWorker(root, join(outdir, "passkeys"), { minify: true, config: "workers/passkeys/wrangler.toml" }).then(sizeOf),
+  ]);
+  const consoles = { minifiedBytes: bundle.minifiedBytes - withoutConsoles.minifiedBytes, gzipBytes: bundle.gzipBytes - withoutConsoles.gzipBytes };
+  return { ...bundle, consoles, passkeysWorker };
 }
 
 function packageOf(file) {
