@@ -1,4 +1,5 @@
-// DESIGN 16b: the layering of src/, checked by dependency-cruiser in `npm test`.
+// DESIGN 16b: the layering of src/ (and of the passkeys Worker, workers/passkeys), checked by
+// dependency-cruiser in `npm test`.
 // Platform folders are handed what they run; capabilities never lean on each other both ways.
 const PLATFORM = "^src/(http|events|shards|scheduled|db)/";
 const CAPABILITY = "^src/(accounts|console|alerts|applications|board|employers|idempotency|jobs|locations|operator|pages|reach|reference|reports|screening|stats|webhooks)/";
@@ -34,6 +35,27 @@ module.exports = {
       scope: "folder",
       from: { path: "^src/" },
       to: { circular: true },
+    },
+    {
+      name: "passkeys-worker-stands-alone",
+      comment: "The passkeys Worker (DESIGN 25) is deployed apart and holds no data: it imports nothing of the main Worker's src/.",
+      severity: "error",
+      from: { path: "^workers/passkeys/" },
+      to: { path: "^src/" },
+    },
+    {
+      name: "main-worker-calls-the-passkeys-worker",
+      comment: "src/ reaches the passkeys Worker through its service binding PASSKEYS: it imports its types only, so none of its code (nor @simplewebauthn/server's) lands in the main bundle.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^workers/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "webauthn-only-in-the-passkeys-worker",
+      comment: "@simplewebauthn/server runs in the passkeys Worker; src/ imports its types only.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "node_modules/@simplewebauthn/server/", dependencyTypesNot: ["type-only"] },
     },
   ],
   options: {

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { writeDocument } from "../scripts/openapi.mjs";
 import { bundleBoardMissVariants } from "./lib/board-misses.mjs";
-import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundle } from "./lib/build.mjs";
+import { bundleWithoutPostingRules, bundleWithoutViewCounting, bundleWorker, measureBundleRow } from "./lib/build.mjs";
 import { renderReport } from "./lib/report.mjs";
 import { context, ROWS } from "./lib/rows.mjs";
 import { QUICK, SIZES as S } from "./lib/sizes.mjs";
@@ -71,7 +71,7 @@ const [apiScript, probeScript, noRulesScript, noViewsScript, bundle, variants] =
   bundleWorker(root, `${build}/probe`, { entry: "bench/probe-worker.ts" }),
   builds.has("noRules") ? bundleWithoutPostingRules(root, `${build}/norules`) : undefined,
   builds.has("noViews") ? bundleWithoutViewCounting(root, `${build}/noviews`) : undefined,
-  builds.has("bundle") ? measureBundle(root, `${build}/min`) : undefined,
+  builds.has("bundle") ? measureBundleRow(root, `${build}/min`) : undefined,
   // The API with one piece of the board's miss path taken out, each (bench/lib/board-misses.mjs).
   builds.has("boardMissVariants") ? bundleBoardMissVariants(root, build) : [],
 ]);

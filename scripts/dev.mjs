@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// npm run dev: local migrations, a demo employer and key, then wrangler dev on PORT (8787).
+// npm run dev: local migrations, a demo employer and key, then wrangler dev on PORT (8787), with
+// the passkeys Worker alongside (APP_CONFIGS).
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { ensureStandInKey, standInSettings } from "./lib/dev-access.mjs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
 import { applyMigrations } from "./lib/migrations.mjs";
-import { startWrangler } from "./lib/wrangler.mjs";
+import { APP_CONFIGS, startWrangler } from "./lib/wrangler.mjs";
 import { writeDocument } from "./openapi.mjs";
 
 const port = process.env.PORT ?? "8787";
@@ -73,6 +74,6 @@ Operator console (docs/operator.md): npm run operator -- sign-in --email you@exa
 Run the hourly cron now: curl 'http://localhost:${port}/cdn-cgi/local/scheduled?cron=0+*+*+*+*'  (add &time=<epoch ms> to pick "now")
 `);
 
-const child = startWrangler(["dev", "--env", "dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...standInSettings(port)]);
+const child = startWrangler(["dev", ...APP_CONFIGS, "--env", "dev", "--port", port, "--ip", "127.0.0.1", "--test-scheduled", "--show-interactive-dev-session=false", ...standInSettings(port)]);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 0));

@@ -17,7 +17,7 @@ function run(command, args, stdio) {
 }
 
 const typecheck = run(bin("tsc"), ["--noEmit"], "pipe");
-const layering = run(bin("depcruise"), ["src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], "pipe");
+const layering = run(bin("depcruise"), ["src", "workers", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], "pipe");
 const suite = await run(bin("vitest"), ["run", "--config", "test/vitest.config.ts", ...process.argv.slice(2)], "inherit");
 const types = await typecheck;
 process.stdout.write(types.output);

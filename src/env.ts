@@ -1,3 +1,4 @@
+import type PasskeysVerifier from "../workers/passkeys/src/index";
 import type { Database } from "./db/client";
 import type { MoveStatus } from "./shards/move-status";
 
@@ -36,6 +37,8 @@ export interface Env {
   ALERTS_UNSUBSCRIBE_MAILTO?: string;
   /** DESIGN 25: the employer console's own database (people, invitations, sessions, sign-in links); only src/accounts touches it. */
   ACCOUNTS_DB: D1Database;
+  /** DESIGN 25: the passkeys Worker (workers/passkeys), which makes and verifies the console's WebAuthn ceremonies. */
+  PASSKEYS: Service<PasskeysVerifier>;
   /** DESIGN 25a: the sender of sign-in and invitation emails; absent: EMAIL_FROM. */
   ACCOUNTS_FROM?: string;
   /** DESIGN 26a: the Cloudflare Access team domain (an origin) whose tokens open the operator's console; unset or empty: the console is off (404). */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
+import { buildPasskeysWorker } from "../workers/passkeys/build.mjs";
 import { accessStub } from "./support/access-stub.ts";
 import { reachStub } from "./support/reach-stubs.ts";
 
@@ -23,6 +24,8 @@ export default defineConfig(async () => {
   const boardMigrations = await readD1Migrations(`${root}drizzle/board`);
   const alertsMigrations = await readD1Migrations(`${root}drizzle/alerts`);
   const accountsMigrations = await readD1Migrations(`${root}drizzle/accounts`);
+  // The Worker the service binding PASSKEYS reaches (DESIGN 25), built from this code for each run.
+  const passkeysWorker = await buildPasskeysWorker(`${root}.wrangler/test/passkeys-worker.js`);
   return {
     root,
     plugins: [
@@ -32,6 +35,7 @@ export default defineConfig(async () => {
         // limit raised (the benchmark and the soak use it too), so no separate [env.test] is needed.
         wrangler: { configPath: `${root}wrangler.toml`, environment: "load" },
         miniflare: {
+          workers: [{ ...passkeysWorker, modules: true }],
           // A fixed test key for webhook secrets at rest (base64 of 32 bytes); deployments set their own.
           bindings: { TEST_MIGRATIONS: migrations, TEST_BOARD_MIGRATIONS: boardMigrations, TEST_ALERTS_MIGRATIONS: alertsMigrations, TEST_ACCOUNTS_MIGRATIONS: accountsMigrations, WEBHOOK_ENCRYPTION_KEY: "dGVzdC1vbmx5LXdlYmhvb2stZW5jcnlwdGlvbi1rZXk=", ALERTS_TOKEN_KEY: "dGVzdC1vbmx5LWFsZXJ0cy10b2tlbi1rZXktMzJieXQ=" },
           // Nothing a test runs reaches the network (a webhook delivery the real queue consumer
@@ -56,9 +60,10 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      // Pre-bundled: its ASN.1 dependencies' ES modules import without file extensions, which
+      // Pre-bundled for test/console-passkeys.test.ts's authenticator (the Worker itself calls the
+      // passkeys Worker): its ASN.1 dependencies' ES modules import without file extensions, which
       // workerd's module loader cannot resolve (wrangler's bundle can).
-      deps: { optimizer: { ssr: { enabled: true, include: ["@simplewebauthn/server", "@simplewebauthn/server/helpers"] } } },
+      deps: { optimizer: { ssr: { enabled: true, include: ["@simplewebauthn/server/helpers"] } } },
       // Two runtimes (issue 38): a fresh runtime per file costs about 4.5 s of CPU (workerd's start,
       // the Worker's modules, the migrations), so the files that only read what their own
       // employers wrote share one runtime per worker; the files below read what every tenant

@@ -9,9 +9,9 @@ const run = promisify(execFile);
 // wrangler's package exports hide its bin; its package.json sits next to it.
 const wranglerBin = join(dirname(fileURLToPath(import.meta.resolve("wrangler/package.json"))), "bin/wrangler.js");
 
-/** Bundles a Worker exactly as `wrangler deploy` would, without deploying it. */
-export async function bundleWorker(root, outdir, { entry, minify = false, metafile } = {}) {
-  const args = [wranglerBin, "deploy", ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir];
+/** Bundles a Worker exactly as `wrangler deploy` would, without deploying it (`config`: another Worker's wrangler.toml). */
+export async function bundleWorker(root, outdir, { entry, minify = false, metafile, config } = {}) {
+  const args = [wranglerBin, "deploy", ...(config ? ["-c", config] : []), ...(entry ? [entry] : []), "--dry-run", "--outdir", outdir];
   if (minify) args.push("--minify");
   if (metafile) args.push("--metafile", metafile);
   await run(process.execPath, args, {
@@ -24,11 +24,16 @@ export async function bundleWorker(root, outdir, { entry, minify = false, metafi
   return join(outdir, script);
 }
 
+/** A minified bundle's size in bytes, and gzipped (-9) as the upload limit counts it. */
+async function sizeOf(script) {
+  const code = await readFile(script);
+  return { minifiedBytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
 /** The deployable bundle's size, and which packages its minified bytes come from. */
 export async function measureBundle(root, outdir) {
   const metafile = join(outdir, "meta.json");
   const script = await bundleWorker(root, outdir, { minify: true, metafile });
-  const code = await readFile(script);
   const meta = JSON.parse(await readFile(metafile, "utf8"));
   const output = Object.values(meta.outputs).find((o) => o.entryPoint);
   const byPackage = new Map();
@@ -39,12 +44,26 @@ export async function measureBundle(root, outdir) {
   }
   const locales = byFile.filter((f) => f.file.startsWith("zod/v4/locales/"));
   return {
-    minifiedBytes: code.length,
+    ...(await sizeOf(script)),
     zodLocales: { files: locales.length, bytes: locales.reduce((sum, f) => sum + f.bytes, 0) },
-    gzipBytes: gzipSync(code, { level: 9 }).length,
     byPackage: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
     largestFiles: byFile.sort((a, b) => b.bytes - a.bytes).slice(0, 10),
   };
+}
+
+/**
+ * The bench's bundle row: the deployable bundle (measureBundle); what both consoles (DESIGN 25,
+ * 26) add to it, against a copy of src/ that mounts neither; and the size of the passkeys Worker
+ * (workers/passkeys), deployed apart, that verifies the console's passkeys.
+ */
+export async function measureBundleRow(root, outdir) {
+  const [bundle, withoutConsoles, passkeysWorker] = await Promise.all([
+    measureBundle(root, outdir),
+    bundleWithoutConsoles(root, join(outdir, "no-consoles")).then(sizeOf),
+    bundleWorker(root, join(outdir, "passkeys"), { minify: true, config: "workers/passkeys/wrangler.toml" }).then(sizeOf),
+  ]);
+  const consoles = { minifiedBytes: bundle.minifiedBytes - withoutConsoles.minifiedBytes, gzipBytes: bundle.gzipBytes - withoutConsoles.gzipBytes };
+  return { ...bundle, consoles, passkeysWorker };
 }
 
 function packageOf(file) {
@@ -70,6 +89,16 @@ export async function bundlePatched(root, outdir, patches) {
   await cp(join(root, "src"), src, { recursive: true });
   for (const [file, from, to] of patches) await patch(join(src, file), from, to);
   return bundleWorker(root, outdir, { entry: join(src, "index.ts") });
+}
+
+/** The API without the employer's and the operator's consoles (src/app.ts mounts neither, so nothing imports them), minified. */
+async function bundleWithoutConsoles(root, outdir) {
+  const src = join(outdir, "src");
+  await cp(join(root, "src"), src, { recursive: true });
+  for (const line of ['import { consolePages } from "./console/app";', 'import { operatorPages } from "./operator/app";', 'app.route("/", consolePages);', 'app.route("/", operatorPages);']) {
+    await patch(join(src, "app.ts"), line, "");
+  }
+  return bundleWorker(root, outdir, { entry: join(src, "index.ts"), minify: true });
 }
 
 /**

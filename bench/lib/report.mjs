@@ -260,10 +260,10 @@ export function evaluate(r) {
       : []),
     {
       id: "bundle",
-      // Issue 38: not past 200 KiB while capabilities are added (150 was the budget before them).
-      target: "Bundle ≤ 200 KiB gzip (wrangler --minify)",
-      measured: `${kib(r.bundle.gzipBytes)} (${r.bundle.gzipBytes} bytes)`,
-      pass: r.bundle.gzipBytes <= 200 * 1024,
+      // DESIGN 25: with both consoles in it (200 KiB before them); the passkeys Worker is deployed apart.
+      target: "Bundle ≤ 300 KiB gzip with both consoles (wrangler --minify; DESIGN 25): what the consoles add, and the passkeys Worker apart, reported",
+      measured: `${kib(r.bundle.gzipBytes)} (${r.bundle.gzipBytes} bytes); the consoles add ${kib(r.bundle.consoles.gzipBytes)}; the passkeys Worker ${kib(r.bundle.passkeysWorker.gzipBytes)} (${r.bundle.passkeysWorker.gzipBytes} bytes)`,
+      pass: r.bundle.gzipBytes <= 300 * 1024,
       value: r.bundle.gzipBytes,
     },
     ...(r.coldStart
@@ -786,6 +786,8 @@ export function renderReport(r) {
   out(`- Bundle (\`wrangler deploy --dry-run --minify\`): ${kib(r.bundle.minifiedBytes)} minified, **${kib(r.bundle.gzipBytes)} gzip**. Minified bytes by package:`);
   out(`  ${r.bundle.byPackage.map((p) => `${p.name} ${kib(p.bytes)}`).join(", ")}.`);
   out(`  Of zod, its ${r.bundle.zodLocales.files} error-message locale files are ${kib(r.bundle.zodLocales.bytes)}.`);
+  out(`  Both consoles (employer's and operator's) add ${kib(r.bundle.consoles.minifiedBytes)} minified, ${kib(r.bundle.consoles.gzipBytes)} gzip (against a build that mounts neither).`);
+  out(`  The passkeys Worker (workers/passkeys: @simplewebauthn/server, behind the service binding PASSKEYS), deployed apart: ${kib(r.bundle.passkeysWorker.minifiedBytes)} minified, ${kib(r.bundle.passkeysWorker.gzipBytes)} gzip.`);
   out(`  Largest files: ${r.bundle.largestFiles.slice(0, 6).map((f) => `\`${f.file}\` ${kib(f.bytes)}`).join(", ")}.`);
   out(`- Storage: ${r.storage.jobs} jobs (each with one location and one category link, a ${r.storage.seededDescriptionBytes}-byte`);
   out(`  description) grew the database by ${fixed(r.storage.bytes / 2 ** 20, 1)} MiB (D1's \`meta.size_after\`; \`PRAGMA page_count\` is not authorised on D1): ${fixed(r.storage.bytesPerJob, 0)} bytes per job,`);

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { writeDocument } from "../openapi.mjs";
 import { freePort } from "./free-port.mjs";
-import { endWithThisProcess, startWrangler } from "./wrangler.mjs";
+import { APP_CONFIGS, endWithThisProcess, startWrangler } from "./wrangler.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -15,9 +15,12 @@ export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.jso
   await writeDocument(); // the OpenAPI document the Worker serves, from this code
   const port = await freePort();
   const inspectorPort = await freePort();
+  // With --remote the main Worker runs on Cloudflare, where PASSKEYS reaches the deployed passkeys Worker.
+  const configs = args.includes("--remote") ? [] : APP_CONFIGS;
   const child = startWrangler(
     [
       "dev",
+      ...configs,
       "--ip", "127.0.0.1",
       "--port", String(port),
       "--inspector-port", String(inspectorPort),

@@ -17,6 +17,13 @@ export const wranglerEnv = {
   WRANGLER_HIDE_BANNER: "true",
 };
 
+/**
+ * A local session of the whole app (`wrangler dev`): the main Worker's config first (it serves
+ * the port), then the passkeys Worker's, which its service binding PASSKEYS reaches (DESIGN 25,
+ * workers/passkeys). wrangler runs both in one workerd, each with the session's `--env`.
+ */
+export const APP_CONFIGS = ["-c", "wrangler.toml", "-c", "workers/passkeys/wrangler.toml"];
+
 export const DATABASE = "DB";
 /** The board's own database (DESIGN 17): migrated alongside DB everywhere. */
 export const BOARD_DATABASE = "BOARD_DB";

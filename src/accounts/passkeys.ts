@@ -1,4 +1,5 @@
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { RelyingParty } from "../../workers/passkeys/src/index";
 import type { Env } from "../env";
 import { ConflictError, ProblemError } from "../http/problem";
 import { createAccountsDatabase } from "./database/client";
@@ -10,20 +11,12 @@ import { hashToken } from "./tokens";
 // signed-in person adds them; anyone signs in with one, naming no one first (discoverable
 // credentials). Each challenge is stored (as its SHA-256) for 5 minutes and used up by the first
 // answer that names it, before anything is verified: a replayed answer finds it gone.
+// The library runs in the passkeys Worker (workers/passkeys, through the service binding
+// PASSKEYS), which only makes options and verifies; what is stored is stored here.
 
-/** Loaded on first use: its certificate and ASN.1 code (about 100 KB gzip of the bundle) runs only in requests about passkeys. */
-const webauthn = () => Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]);
+export type { RelyingParty };
 
 export const CHALLENGE_MS = 5 * 60_000;
-/** The device checks that it is its person (fingerprint, face, PIN) where it can; a security key that cannot still works. */
-const USER_VERIFICATION = "preferred";
-
-/** The console as WebAuthn names it: the relying party's id (the host name), its name, and the origins its pages are served from. */
-export interface RelyingParty {
-  id: string;
-  name: string;
-  origins: string[];
-}
 
 /** What the console shows of a person's passkey. */
 export type PasskeyListing = Pick<PasskeyOfPerson, "id" | "name" | "createdAt" | "lastUsedAt">;
@@ -51,33 +44,16 @@ export async function removePasskey(env: Env, personId: number, id: number): Pro
 }
 
 /** The challenge a credential's client data names, hashed as stored; undefined when it names none. */
-async function challengeOf(clientDataJSON: unknown): Promise<string | undefined> {
-  if (typeof clientDataJSON !== "string") return undefined;
-  const [, { decodeClientDataJSON }] = await webauthn();
-  try {
-    const { challenge } = decodeClientDataJSON(clientDataJSON);
-    return typeof challenge === "string" ? await hashToken(challenge) : undefined;
-  } catch {
-    return undefined;
-  }
+async function challengeOf(env: Env, clientDataJSON: unknown): Promise<string | undefined> {
+  const challenge = await env.PASSKEYS.challengeOf(clientDataJSON);
+  return challenge === undefined ? undefined : hashToken(challenge);
 }
 
 /** Options for adding a passkey: the person (their id as the user handle), their passkeys excluded. */
 export async function registrationOptions(env: Env, person: { personId: number; email: string }, rp: RelyingParty, now = Date.now()): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const db = createAccountsDatabase(env.ACCOUNTS_DB);
-  const [{ generateRegistrationOptions }, { isoUint8Array }] = await webauthn();
-  const options = await generateRegistrationOptions({
-    rpName: rp.name,
-    rpID: rp.id,
-    userID: isoUint8Array.fromUTF8String(String(person.personId)),
-    userName: person.email,
-    userDisplayName: person.email,
-    attestationType: "none",
-    timeout: CHALLENGE_MS,
-    excludeCredentials: (await passkeysOf(db, person.personId)).map((passkey) => ({ id: passkey.credentialId, transports: parseTransports(passkey.transports) })),
-    // Discoverable: signing in then names no one first.
-    authenticatorSelection: { residentKey: "required", userVerification: USER_VERIFICATION },
-  });
+  const exclude = (await passkeysOf(db, person.personId)).map((passkey) => ({ id: passkey.credentialId, transports: parseTransports(passkey.transports) }));
+  const options = await env.PASSKEYS.registrationOptions({ rp, personId: person.personId, email: person.email, exclude, timeoutMs: CHALLENGE_MS });
   await recordChallenge(db, { hash: await hashToken(options.challenge), purpose: "register", personId: person.personId, now, expiresAt: now + CHALLENGE_MS });
   return options;
 }
@@ -85,29 +61,16 @@ export async function registrationOptions(env: Env, person: { personId: number; 
 /** Verifies the browser's new credential against this person's challenge and stores it. */
 export async function addPasskey(env: Env, personId: number, rp: RelyingParty, input: { credential: RegistrationResponseJSON; name: string }, now = Date.now()): Promise<void> {
   const db = createAccountsDatabase(env.ACCOUNTS_DB);
-  const challenge = await challengeOf(input.credential.response?.clientDataJSON);
+  const challenge = await challengeOf(env, input.credential.response?.clientDataJSON);
   if (!challenge || !(await useChallenge(db, { hash: challenge, purpose: "register", personId, now }))) {
     throw new PasskeyNotAcceptedError(400, "The passkey answers no open challenge of yours (each works once, within 5 minutes): ask for new options.");
   }
-  const [{ verifyRegistrationResponse }, { isoBase64URL }] = await webauthn();
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verified = await verifyRegistrationResponse({
-      response: input.credential,
-      expectedChallenge: () => true, // used up above, once
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
-      requireUserVerification: false,
-    });
-  } catch {
-    verified = { verified: false };
-  }
-  if (!verified.verified || !verified.registrationInfo) throw new PasskeyNotAcceptedError(400, "The browser's credential does not verify.");
-  const { credential } = verified.registrationInfo;
+  const credential = await env.PASSKEYS.verifyRegistration({ credential: input.credential, rp });
+  if (!credential) throw new PasskeyNotAcceptedError(400, "The browser's credential does not verify.");
   const stored = await storePasskey(db, {
     personId,
     credentialId: credential.id,
-    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    publicKey: credential.publicKey,
     counter: credential.counter,
     transports: JSON.stringify(transportsOf(input.credential.response.transports)),
     name: input.name,
@@ -118,8 +81,7 @@ export async function addPasskey(env: Env, personId: number, rp: RelyingParty, i
 
 /** Options for signing in: no one named, any passkey of this console may answer. */
 export async function authenticationOptions(env: Env, rp: RelyingParty, now = Date.now()): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const [{ generateAuthenticationOptions }] = await webauthn();
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: USER_VERIFICATION, timeout: CHALLENGE_MS });
+  const options = await env.PASSKEYS.authenticationOptions({ rp, timeoutMs: CHALLENGE_MS });
   await recordChallenge(createAccountsDatabase(env.ACCOUNTS_DB), { hash: await hashToken(options.challenge), purpose: "sign-in", personId: null, now, expiresAt: now + CHALLENGE_MS });
   return options;
 }
@@ -130,33 +92,21 @@ export async function authenticationOptions(env: Env, rp: RelyingParty, now = Da
  */
 export async function signInWithPasskey(env: Env, rp: RelyingParty, credential: AuthenticationResponseJSON, now = Date.now()): Promise<string> {
   const db = createAccountsDatabase(env.ACCOUNTS_DB);
-  const challenge = await challengeOf(credential.response?.clientDataJSON);
+  const challenge = await challengeOf(env, credential.response?.clientDataJSON);
   if (!challenge || !(await useChallenge(db, { hash: challenge, purpose: "sign-in", personId: null, now }))) {
     throw new PasskeyNotAcceptedError(401, "The passkey answers no open sign-in (each works once, within 5 minutes): start again.");
   }
   const refused = new PasskeyNotAcceptedError(401, "This passkey does not sign anyone in here.");
   const passkey = typeof credential.id === "string" ? await findPasskey(db, credential.id) : undefined;
   if (!passkey) throw refused;
-  const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await webauthn();
-  // The user handle, when the authenticator gives it, is the person the passkey was made for.
-  const handle = credential.response.userHandle;
-  if (handle && handle !== isoBase64URL.fromUTF8String(String(passkey.personId))) throw refused;
-  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verified = await verifyAuthenticationResponse({
-      response: credential,
-      expectedChallenge: () => true, // used up above, once
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
-      credential: { id: credential.id, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: parseTransports(passkey.transports) },
-      requireUserVerification: false,
-    });
-  } catch {
-    throw refused;
-  }
-  if (!verified.verified) throw refused;
+  const verified = await env.PASSKEYS.verifyAuthentication({
+    credential,
+    rp,
+    passkey: { id: credential.id, personId: passkey.personId, publicKey: passkey.publicKey, counter: passkey.counter, transports: parseTransports(passkey.transports) },
+  });
+  if (!verified) throw refused;
   const session = await newSession();
-  const started = await useWithPasskey(db, { id: passkey.id, counterWas: passkey.counter, counter: verified.authenticationInfo.newCounter, now, session: { id: session.id, expiresAt: now + ABSOLUTE_MS } });
+  const started = await useWithPasskey(db, { id: passkey.id, counterWas: passkey.counter, counter: verified.newCounter, now, session: { id: session.id, expiresAt: now + ABSOLUTE_MS } });
   if (!started) throw refused;
   return session.cookie;
 }
