@@ -1,7 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { hashToken } from "../src/accounts/tokens";
+import worker from "../src/index";
 import { BASE, createEmployer, request, type TestEmployer } from "./support/api";
 import { call, SESSION_COOKIE, signedIn } from "./support/console";
+import { countingD1 } from "./support/count-d1";
 import { postJob } from "./support/jobs";
 
 // DESIGN 25 ("One set of rules", "Jobs") and 25a ("Jobs"): the employer's jobs in the console,
@@ -464,6 +468,40 @@ describe("the list (DESIGN 25a)", () => {
     }
     const html = await (await call("/employer/jobs", { cookie })).text();
     expect(html).toContain(`<td><a href="/employer/jobs/${job.id}/applications">2</a></td>`);
+  });
+
+  it("a console page that lists jobs answers within 1.5 × the GET /jobs request it shows (DESIGN 25): one round trip to the shard as GET /jobs, and one read of the session, not marked used again within the minute", async () => {
+    const { employer, cookie } = await employerWithPerson();
+    for (const title of ["Counted welder", "Counted clerk"]) await postJob(employer, { title, status: "active" });
+    const shard = countingD1(env.DB);
+    const accounts = countingD1(env.ACCOUNTS_DB);
+    const counted = async (path: string, headers: Record<string, string>) => {
+      shard.reset();
+      accounts.reset();
+      const ctx = createExecutionContext();
+      const res = await worker.fetch!(new Request(`${BASE}${path}`, { headers }) as never, { ...env, DB: shard.db, ACCOUNTS_DB: accounts.db } as never, ctx);
+      const answered = { shard: shard.count(), accounts: accounts.count(), accountStatements: accounts.statements() };
+      await waitOnExecutionContext(ctx);
+      return { res, answered, accountsAfter: accounts.count() };
+    };
+    const api = await counted("/api/v1.1/jobs?pageSize=20", { "API-Key": employer.apiKey });
+    expect(api.res.status).toBe(200);
+    const page = await counted("/employer/jobs", { Cookie: `${SESSION_COOKIE}=${cookie}` });
+    expect(page.res.status).toBe(200);
+    expect(await page.res.text()).toContain("Counted welder");
+    expect(page.answered).toEqual({ shard: api.answered.shard, accounts: 1, accountStatements: 1 });
+    expect(api.answered.shard).toBe(1);
+    expect(page.accountsAfter).toBe(1);
+
+    // Last used more than a minute ago: marked used now, by a write the answer does not wait for (the 12 hours unused start again).
+    const sessionId = await hashToken(cookie);
+    const lastUsed = () => env.ACCOUNTS_DB.prepare("SELECT last_used_at AS at FROM sessions WHERE id = ?").bind(sessionId).first<{ at: number }>();
+    await env.ACCOUNTS_DB.prepare("UPDATE sessions SET last_used_at = last_used_at - 61000 WHERE id = ?").bind(sessionId).run();
+    const before = (await lastUsed())!.at;
+    const later = await counted("/employer/jobs", { Cookie: `${SESSION_COOKIE}=${cookie}` });
+    expect(later.res.status).toBe(200);
+    expect(later.accountsAfter).toBe(2);
+    expect((await lastUsed())!.at).toBeGreaterThan(before + 60_000);
   });
 });
 

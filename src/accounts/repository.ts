@@ -16,6 +16,8 @@ export interface SignedIn {
   email: string;
   role: Role;
   language: Lang;
+  /** How many employers the person's address belongs to (more than one: the console offers to switch). */
+  employers: number;
 }
 
 export interface Invitation {
@@ -88,16 +90,22 @@ export async function recordSignInLink(db: AccountsDatabase, link: { tokenHash: 
 }
 
 /**
- * One round trip: marks the session used while it is valid (unexpired, used within `idleMs`),
- * then reads it with its person if it still is. Undefined when there is none valid.
+ * The signed-in person of a valid session (unexpired, used within `idleMs`), with when it was
+ * last marked used and how many employers the person's address belongs to; a read only, one
+ * statement. Undefined when there is none valid.
  */
-export async function touchSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<SignedIn | undefined> {
-  const valid = sql`s.id = ${sessionId} AND s.expires_at > ${now} AND s.last_used_at > ${now} - ${idleMs}`;
-  const [, read] = await batch(db, [
-    sql`UPDATE sessions AS s SET last_used_at = ${now} WHERE ${valid}`,
-    sql`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language FROM sessions s JOIN people p ON p.id = s.person_id WHERE ${valid}`,
-  ]);
-  return (read.results[0] as SignedIn | undefined) ?? undefined;
+export async function findSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<(SignedIn & { lastUsedAt: number }) | undefined> {
+  return first<SignedIn & { lastUsedAt: number }>(
+    db,
+    sql`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language, s.last_used_at AS lastUsedAt,
+          (SELECT count(*) FROM people o WHERE o.email = p.email) AS employers
+        FROM sessions s JOIN people p ON p.id = s.person_id WHERE s.id = ${sessionId} AND s.expires_at > ${now} AND s.last_used_at > ${now} - ${idleMs}`,
+  );
+}
+
+/** Marks a session used now, while it still is valid. */
+export async function touchSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<void> {
+  await run(db, sql`UPDATE sessions SET last_used_at = ${now} WHERE id = ${sessionId} AND expires_at > ${now} AND last_used_at > ${now} - ${idleMs}`);
 }
 
 /** Ends one session, or (`everywhere`) every session of its person. */
