@@ -5,6 +5,7 @@ import { hashToken } from "../src/accounts/tokens";
 import worker from "../src/index";
 import { BASE, createEmployer, request, type TestEmployer } from "./support/api";
 import { call, SESSION_COOKIE, signedIn } from "./support/console";
+import { settleBoard } from "./support/board";
 import { countingD1 } from "./support/count-d1";
 import { postJob } from "./support/jobs";
 
@@ -502,6 +503,71 @@ describe("the list (DESIGN 25a)", () => {
     expect(later.res.status).toBe(200);
     expect(later.accountsAfter).toBe(2);
     expect((await lastUsed())!.at).toBeGreaterThan(before + 60_000);
+  });
+});
+
+describe("the preview (DESIGN 25: a preview shows the job as its board page will)", () => {
+  /** The parts of a job page that show the job: its title, employer, facts, disclosures and description. */
+  const shown = (html: string) => ({
+    title: /<h[12]>([^<]*)<\/h[12]>\s*<p>([^<]*)<\/p>/.exec(html.slice(html.indexOf("<article>")))?.slice(1),
+    facts: /<dl>[\s\S]*?<\/dl>(\s*<p>[^<]*<\/p>)*/.exec(html.slice(html.indexOf("<article>")))?.[0],
+    description: /<section class="description"[\s\S]*?<\/section>/.exec(html)?.[0],
+    questions: [...html.matchAll(/<legend>([^<]*)<\/legend>/g)].map((match) => match[1]),
+  });
+  const boardPage = async (path: string) => (await request(`${BASE}${path}`, { undocumented: true, redirect: "follow" })).text();
+
+  it("renders the board's own job page for the same job, in English and in French, marked as a preview: no JobPosting, the apply form disabled, no report link", async () => {
+    const { employer, cookie } = await employerWithPerson({ role: "admin" });
+    const job = await postJob(employer, {
+      title: "Previewed Accountant",
+      status: "active",
+      locations: [{ description: "Montréal, QC" }, { description: "Laval, QC" }],
+      salary: { amount: 65000, maxAmount: 72000.5, type: { id: 1 } },
+      positionType: { id: 1 },
+      description: "<p>Join our <strong>finance</strong> team.</p>",
+      existingVacancy: true,
+      aiUsedInSelection: false,
+      translations: { fr: { title: "Comptable prévisualisé", description: "<p>Joignez-vous à <em>l'équipe</em>.</p>" } },
+      applicantRoutingType: { id: 1 },
+      applicationEmail: "hr@preview.example",
+      questions: [{ key: "permit", text: "Do you hold a work permit?", type: "yesNo", required: true, knockoutAnswer: false }],
+    });
+    await settleBoard();
+    for (const [lang, boardPath] of [
+      ["en", `/jobs/${job.id}`],
+      ["fr", `/fr/emplois/${job.id}`],
+    ] as const) {
+      const board = await boardPage(boardPath);
+      const res = await call(`/employer/jobs/${job.id}/preview?lang=${lang}`, { cookie });
+      expect(res.status).toBe(200);
+      const preview = await res.text();
+      const expected = shown(board);
+      expect(expected.title, lang).toEqual([lang === "fr" ? "Comptable prévisualisé" : "Previewed Accountant", employer.name]);
+      expect(expected.facts, lang).toContain("Laval, QC");
+      expect(expected.questions).toEqual(["Do you hold a work permit? (" + (lang === "fr" ? "obligatoire" : "required") + ")"]);
+      expect(shown(preview), lang).toEqual(expected);
+      // A preview, not the page: the console's heading over the job's, never indexed, the apply form shown but not sending, nothing to report.
+      // (The console speaks the person's language, English here; the job is in the language asked.)
+      expect(preview).toContain(`<h1>Preview: ${expected.title![0]}</h1>`);
+      expect(preview).not.toContain("application/ld+json");
+      expect(board).toContain("application/ld+json");
+      expect(res.headers.get("X-Robots-Tag")).toContain("noindex");
+      expect(preview).toMatch(/<fieldset disabled="">\s*<section aria-labelledby="apply-title">/);
+      expect(board).not.toContain("<fieldset disabled");
+      expect(board).toContain("/report");
+      expect(preview).not.toContain("/report");
+      expect(preview).not.toContain("hr@preview.example");
+    }
+  });
+
+  it("a draft, which is not on the board, is previewed too; the job's page is not there yet", async () => {
+    const { employer, cookie } = await employerWithPerson();
+    const job = await postJob(employer, { title: "Draft to preview", status: "draft", salary: { amount: 30, type: { id: 3 } } });
+    await settleBoard();
+    expect((await request(`${BASE}/jobs/${job.id}`, { undocumented: true, redirect: "manual" })).status).toBe(404);
+    const preview = await (await call(`/employer/jobs/${job.id}/preview`, { cookie })).text();
+    expect(preview).toContain("<h2>Draft to preview</h2>");
+    expect(shown(preview).facts).toContain("$30");
   });
 });
 

@@ -34,6 +34,8 @@ import { JobByReferenceInputSchema } from "./schemas";
 
 /** GET /jobs's page and total, for another capability's list that shows more of each job (src/stats: listJobsWithTotals). */
 export { listJobs, type ListFilter } from "./repository";
+/** A stored job, as getJob and listJobs read it. */
+export type { JobRow } from "./repository";
 
 export interface Caller {
   db: Database;
