@@ -13,12 +13,12 @@ import { createJob, getJob, removeJob, updateJobById, type JobRow, type WriteOpt
 import { brokenRules, type PostingRuleOutcome } from "../../postingrules";
 import { loadReferenceData, type ReferenceData } from "../../reference/repository";
 import { listJobsWithTotals } from "../../stats/service";
+import type { Lang } from "../../ui/i18n";
 import { callerOf, type ConsoleContext, type ConsoleEnv } from "../context";
 import { langOf, page } from "../render";
 import { place, placeErrors } from "./fields";
 import { bodyOf, formOfJob, readForm, type FormProblem, type JobForm } from "./form";
 import { DeleteConfirmation, JobFormView, JobList, JobPreview, type FormLists, type FormView, type ListRow, type Notice } from "./pages";
-import type { Lang } from "../../ui/i18n";
 import { WORDS } from "./words";
 
 // DESIGN 25, 25a: the employer's jobs in the console. Every read and write goes through the jobs
