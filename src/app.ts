@@ -38,6 +38,8 @@ import { webhooksApi } from "./webhooks/handlers";
 import { alertPages, alertsApi } from "./alerts/handlers";
 import { reachKeyFile } from "./reach/key-file";
 import { consolePages } from "./console/app";
+import { showingJobPage } from "./console/jobs/routes";
+import { JobPagePreview } from "./pages/job-page";
 import { operatorPages } from "./operator/app";
 
 /** Public data that any origin may read (DESIGN 11). */
@@ -107,7 +109,9 @@ export function createApp() {
   app.route("/", withdrawPages);
   // DESIGN 23: the alerts' form and the pages their email links open (their own database only).
   app.route("/", alertPages);
-  // DESIGN 25: the employer console (its own database, ACCOUNTS_DB; its own sessions).
+  // DESIGN 25: the employer console (its own database, ACCOUNTS_DB; its own sessions), its
+  // preview showing the board's job page: handed here, so that the console imports no page of the board.
+  app.use("/employer/*", showingJobPage(JobPagePreview));
   app.route("/", consolePages);
   // DESIGN 26: the operator's console, behind Cloudflare Access (and npm run dev's stand-in of it).
   app.route("/", operatorPages);

@@ -1,7 +1,12 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { hashToken } from "../src/accounts/tokens";
+import worker from "../src/index";
 import { BASE, createEmployer, request, type TestEmployer } from "./support/api";
 import { call, SESSION_COOKIE, signedIn } from "./support/console";
+import { settleBoard } from "./support/board";
+import { countingD1 } from "./support/count-d1";
 import { postJob } from "./support/jobs";
 
 // DESIGN 25 ("One set of rules", "Jobs") and 25a ("Jobs"): the employer's jobs in the console,
@@ -464,6 +469,105 @@ describe("the list (DESIGN 25a)", () => {
     }
     const html = await (await call("/employer/jobs", { cookie })).text();
     expect(html).toContain(`<td><a href="/employer/jobs/${job.id}/applications">2</a></td>`);
+  });
+
+  it("a console page that lists jobs answers within 1.5 × the GET /jobs request it shows (DESIGN 25): one round trip to the shard as GET /jobs, and one read of the session, not marked used again within the minute", async () => {
+    const { employer, cookie } = await employerWithPerson();
+    for (const title of ["Counted welder", "Counted clerk"]) await postJob(employer, { title, status: "active" });
+    const shard = countingD1(env.DB);
+    const accounts = countingD1(env.ACCOUNTS_DB);
+    const counted = async (path: string, headers: Record<string, string>) => {
+      shard.reset();
+      accounts.reset();
+      const ctx = createExecutionContext();
+      const res = await worker.fetch!(new Request(`${BASE}${path}`, { headers }) as never, { ...env, DB: shard.db, ACCOUNTS_DB: accounts.db } as never, ctx);
+      const answered = { shard: shard.count(), accounts: accounts.count(), accountStatements: accounts.statements() };
+      await waitOnExecutionContext(ctx);
+      return { res, answered, accountsAfter: accounts.count() };
+    };
+    const api = await counted("/api/v1.1/jobs?pageSize=20", { "API-Key": employer.apiKey });
+    expect(api.res.status).toBe(200);
+    const page = await counted("/employer/jobs", { Cookie: `${SESSION_COOKIE}=${cookie}` });
+    expect(page.res.status).toBe(200);
+    expect(await page.res.text()).toContain("Counted welder");
+    expect(page.answered).toEqual({ shard: api.answered.shard, accounts: 1, accountStatements: 1 });
+    expect(api.answered.shard).toBe(1);
+    expect(page.accountsAfter).toBe(1);
+
+    // Last used more than a minute ago: marked used now, by a write the answer does not wait for (the 12 hours unused start again).
+    const sessionId = await hashToken(cookie);
+    const lastUsed = () => env.ACCOUNTS_DB.prepare("SELECT last_used_at AS at FROM sessions WHERE id = ?").bind(sessionId).first<{ at: number }>();
+    await env.ACCOUNTS_DB.prepare("UPDATE sessions SET last_used_at = last_used_at - 61000 WHERE id = ?").bind(sessionId).run();
+    const before = (await lastUsed())!.at;
+    const later = await counted("/employer/jobs", { Cookie: `${SESSION_COOKIE}=${cookie}` });
+    expect(later.res.status).toBe(200);
+    expect(later.accountsAfter).toBe(2);
+    expect((await lastUsed())!.at).toBeGreaterThan(before + 60_000);
+  });
+});
+
+describe("the preview (DESIGN 25: a preview shows the job as its board page will)", () => {
+  /** The parts of a job page that show the job: its title, employer, facts, disclosures and description. */
+  const shown = (html: string) => ({
+    title: /<h[12]>([^<]*)<\/h[12]>\s*<p>([^<]*)<\/p>/.exec(html.slice(html.indexOf("<article>")))?.slice(1),
+    facts: /<dl>[\s\S]*?<\/dl>(\s*<p>[^<]*<\/p>)*/.exec(html.slice(html.indexOf("<article>")))?.[0],
+    description: /<section class="description"[\s\S]*?<\/section>/.exec(html)?.[0],
+    questions: [...html.matchAll(/<legend>([^<]*)<\/legend>/g)].map((match) => match[1]),
+  });
+  const boardPage = async (path: string) => (await request(`${BASE}${path}`, { undocumented: true, redirect: "follow" })).text();
+
+  it("renders the board's own job page for the same job, in English and in French, marked as a preview: no JobPosting, the apply form disabled, no report link", async () => {
+    const { employer, cookie } = await employerWithPerson({ role: "admin" });
+    const job = await postJob(employer, {
+      title: "Previewed Accountant",
+      status: "active",
+      locations: [{ description: "Montréal, QC" }, { description: "Laval, QC" }],
+      salary: { amount: 65000, maxAmount: 72000.5, type: { id: 1 } },
+      positionType: { id: 1 },
+      description: "<p>Join our <strong>finance</strong> team.</p>",
+      existingVacancy: true,
+      aiUsedInSelection: false,
+      translations: { fr: { title: "Comptable prévisualisé", description: "<p>Joignez-vous à <em>l'équipe</em>.</p>" } },
+      applicantRoutingType: { id: 1 },
+      applicationEmail: "hr@preview.example",
+      questions: [{ key: "permit", text: "Do you hold a work permit?", type: "yesNo", required: true, knockoutAnswer: false }],
+    });
+    await settleBoard();
+    for (const [lang, boardPath] of [
+      ["en", `/jobs/${job.id}`],
+      ["fr", `/fr/emplois/${job.id}`],
+    ] as const) {
+      const board = await boardPage(boardPath);
+      const res = await call(`/employer/jobs/${job.id}/preview?lang=${lang}`, { cookie });
+      expect(res.status).toBe(200);
+      const preview = await res.text();
+      const expected = shown(board);
+      expect(expected.title, lang).toEqual([lang === "fr" ? "Comptable prévisualisé" : "Previewed Accountant", employer.name]);
+      expect(expected.facts, lang).toContain("Laval, QC");
+      expect(expected.questions).toEqual(["Do you hold a work permit? (" + (lang === "fr" ? "obligatoire" : "required") + ")"]);
+      expect(shown(preview), lang).toEqual(expected);
+      // A preview, not the page: the console's heading over the job's, never indexed, the apply form shown but not sending, nothing to report.
+      // (The console speaks the person's language, English here; the job is in the language asked.)
+      expect(preview).toContain(`<h1>Preview: ${expected.title![0]}</h1>`);
+      expect(preview).not.toContain("application/ld+json");
+      expect(board).toContain("application/ld+json");
+      expect(res.headers.get("X-Robots-Tag")).toContain("noindex");
+      expect(preview).toMatch(/<fieldset disabled="">\s*<section aria-labelledby="apply-title">/);
+      expect(board).not.toContain("<fieldset disabled");
+      expect(board).toContain("/report");
+      expect(preview).not.toContain("/report");
+      expect(preview).not.toContain("hr@preview.example");
+    }
+  });
+
+  it("a draft, which is not on the board, is previewed too; the job's page is not there yet", async () => {
+    const { employer, cookie } = await employerWithPerson();
+    const job = await postJob(employer, { title: "Draft to preview", status: "draft", salary: { amount: 30, type: { id: 3 } } });
+    await settleBoard();
+    expect((await request(`${BASE}/jobs/${job.id}`, { undocumented: true, redirect: "manual" })).status).toBe(404);
+    const preview = await (await call(`/employer/jobs/${job.id}/preview`, { cookie })).text();
+    expect(preview).toContain("<h2>Draft to preview</h2>");
+    expect(shown(preview).facts).toContain("$30");
   });
 });
 

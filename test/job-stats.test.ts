@@ -2,11 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDatabase } from "../src/db/client";
 import { consumeViewsBatch } from "../src/stats/consumer";
-import { jobTotals } from "../src/stats/service";
+import { listJobsWithTotals } from "../src/stats/service";
 import { dailyNumbers, dateOf, dayOf, rangeOf } from "../src/stats/rules";
 import { BASE, createEmployer, createTestKey, problemOf, request } from "./support/api";
 import { eventually, settleBoard } from "./support/board";
 import { parameterAdmits } from "./support/contract";
+import { countingD1 } from "./support/count-d1";
 import { postJob } from "./support/jobs";
 
 // DESIGN 21, 21a: GET /api/v1.1/jobs/{id}/stats, views through the views queue.
@@ -132,27 +133,34 @@ describe("per-job numbers (DESIGN 21)", () => {
 });
 
 describe("totals of many jobs (a list's columns)", () => {
-  it("jobTotals: each named job's views and applications since it was posted, in one statement; another employer's job is left out, a test job's stay 0", async () => {
-    const job = await postJob(employer, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
-    const quiet = await postJob(employer, { status: "draft" });
+  it("listJobsWithTotals: the page of GET /jobs with each job's views and applications since it was posted, in one round trip; another employer's job is left out, a test job's stay 0", async () => {
+    const owner = await createEmployer();
+    const job = await postJob(owner, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
+    const quiet = await postJob(owner, { status: "draft" });
     const applied = await request(`/board/jobs/${job.id}/applications`, { method: "POST", json: { name: "Ada", email: "ada@example.com" }, headers: { "CF-Connecting-IP": "10.7.7.8" } });
     expect(applied.status).toBe(201);
     await env.DB.prepare("INSERT INTO job_views (job_id, day, views) VALUES (?, ?, 4), (?, ?, 2)").bind(job.id, today - 400, job.id, today).run();
-    const other = await postJob(await createEmployer(), { status: "draft" });
-    const test = await createTestKey(employer);
+    await postJob(await createEmployer(), { status: "draft" });
+    const test = await createTestKey(owner);
     const testJob = await postJob(test, { status: "active", applicantRoutingType: { id: 1 }, applicationEmail: "hr@stats.example" });
     expect((await request(`/jobs/${testJob.id}/applications/test`, { method: "POST", apiKey: test.apiKey, json: { name: "Ada", email: "ada@example.com" } })).status).toBe(201);
 
-    const db = createDatabase(env.DB);
-    const totals = await jobTotals(db, employer.employerId, [job.id, quiet.id, other.id]);
-    expect(totals).toEqual(
+    const counter = countingD1(env.DB);
+    const db = createDatabase(counter.db);
+    const listed = await listJobsWithTotals(db, owner.employerId, { page: 1, pageSize: 10 });
+    expect(counter.count()).toBe(1);
+    expect(listed.rows.map((row) => row.id)).toEqual([quiet.id, job.id]);
+    expect(listed.total).toBe(2);
+    expect(listed.totals).toEqual(
       new Map([
         [job.id, { views: 6, applications: 1 }],
         [quiet.id, { views: 0, applications: 0 }],
       ]),
     );
-    expect(await jobTotals(db, test.employerId, [testJob.id])).toEqual(new Map([[testJob.id, { views: 0, applications: 0 }]]));
-    expect(await jobTotals(db, employer.employerId, [])).toEqual(new Map());
+    const second = await listJobsWithTotals(db, owner.employerId, { page: 2, pageSize: 1 });
+    expect([...second.totals.keys()]).toEqual([job.id]);
+    expect((await listJobsWithTotals(db, test.employerId, { page: 1, pageSize: 10 })).totals).toEqual(new Map([[testJob.id, { views: 0, applications: 0 }]]));
+    expect((await listJobsWithTotals(db, owner.employerId, { q: "no such title", page: 1, pageSize: 10 })).totals).toEqual(new Map());
   });
 });
 

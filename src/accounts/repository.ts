@@ -16,6 +16,8 @@ export interface SignedIn {
   email: string;
   role: Role;
   language: Lang;
+  /** How many employers the person's address belongs to (more than one: the console offers to switch). */
+  employers: number;
 }
 
 export interface Invitation {
@@ -62,17 +64,40 @@ export async function isSignInLinkOpen(db: AccountsDatabase, tokenHash: string, 
 
 /**
  * One batch: the link used (while open), then a session for the person of its address (the first
- * they joined: choosing one is for later). Whether the session was written.
+ * they joined: one of several employers is chosen once signed in), then how many employers the
+ * address belongs to. That number, or undefined when no session was written.
  */
-export async function useSignInLink(db: AccountsDatabase, input: { tokenHash: string; now: number; session: NewSession }): Promise<boolean> {
+export async function useSignInLink(db: AccountsDatabase, input: { tokenHash: string; now: number; session: NewSession }): Promise<number | undefined> {
   const { tokenHash, now, session } = input;
   const results = await batch(db, [
     sql`UPDATE sign_in_links SET used_at = ${now} WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > ${now}`,
     sql`INSERT INTO sessions (id, person_id, created_at, last_used_at, expires_at)
         SELECT ${session.id}, (SELECT p.id FROM people p WHERE p.email = l.email ORDER BY p.id LIMIT 1), ${now}, ${now}, ${session.expiresAt}
         FROM sign_in_links l WHERE l.token_hash = ${tokenHash} AND l.used_at = ${now} AND EXISTS (SELECT 1 FROM people p WHERE p.email = l.email)`,
+    sql`SELECT count(*) AS employers FROM people WHERE email = (SELECT email FROM sign_in_links WHERE token_hash = ${tokenHash})`,
   ]);
-  return results[1].meta.changes === 1;
+  return results[1].meta.changes === 1 ? (results[2].results[0] as { employers: number }).employers : undefined;
+}
+
+/** The employers an address belongs to (one person each), in the order it joined them. */
+export function findEmployersOf(db: AccountsDatabase, email: string): Promise<{ employerId: number }[]> {
+  return all<{ employerId: number }>(db, sql`SELECT employer_id AS employerId FROM people WHERE email = ${email} ORDER BY id`);
+}
+
+/**
+ * One batch: a session for the person of the same address in `employerId`, made from a valid
+ * session (ending when it would have: a switch is no new sign-in), then that session ended, only
+ * if the new one was written. Whether it was: not when the address has no person there.
+ */
+export async function switchSession(db: AccountsDatabase, input: { sessionId: string; employerId: number; now: number; idleMs: number; session: { id: string } }): Promise<boolean> {
+  const { sessionId, employerId, now, idleMs, session } = input;
+  const [made] = await batch(db, [
+    sql`INSERT INTO sessions (id, person_id, created_at, last_used_at, expires_at)
+        SELECT ${session.id}, p.id, ${now}, ${now}, s.expires_at FROM sessions s JOIN people me ON me.id = s.person_id JOIN people p ON p.email = me.email AND p.employer_id = ${employerId}
+        WHERE s.id = ${sessionId} AND s.expires_at > ${now} AND s.last_used_at > ${now} - ${idleMs}`,
+    sql`DELETE FROM sessions WHERE id = ${sessionId} AND EXISTS (SELECT 1 FROM sessions WHERE id = ${session.id})`,
+  ]);
+  return made.meta.changes === 1;
 }
 
 /** The first person of an address (their language) and how many sign-in links it was sent since `since`; undefined when none. */
@@ -88,16 +113,22 @@ export async function recordSignInLink(db: AccountsDatabase, link: { tokenHash: 
 }
 
 /**
- * One round trip: marks the session used while it is valid (unexpired, used within `idleMs`),
- * then reads it with its person if it still is. Undefined when there is none valid.
+ * The signed-in person of a valid session (unexpired, used within `idleMs`), with when it was
+ * last marked used and how many employers the person's address belongs to; a read only, one
+ * statement. Undefined when there is none valid.
  */
-export async function touchSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<SignedIn | undefined> {
-  const valid = sql`s.id = ${sessionId} AND s.expires_at > ${now} AND s.last_used_at > ${now} - ${idleMs}`;
-  const [, read] = await batch(db, [
-    sql`UPDATE sessions AS s SET last_used_at = ${now} WHERE ${valid}`,
-    sql`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language FROM sessions s JOIN people p ON p.id = s.person_id WHERE ${valid}`,
-  ]);
-  return (read.results[0] as SignedIn | undefined) ?? undefined;
+export async function findSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<(SignedIn & { lastUsedAt: number }) | undefined> {
+  return first<SignedIn & { lastUsedAt: number }>(
+    db,
+    sql`SELECT s.id AS sessionId, p.id AS personId, p.employer_id AS employerId, p.email, p.role, p.language, s.last_used_at AS lastUsedAt,
+          (SELECT count(*) FROM people o WHERE o.email = p.email) AS employers
+        FROM sessions s JOIN people p ON p.id = s.person_id WHERE s.id = ${sessionId} AND s.expires_at > ${now} AND s.last_used_at > ${now} - ${idleMs}`,
+  );
+}
+
+/** Marks a session used now, while it still is valid. */
+export async function touchSession(db: AccountsDatabase, sessionId: string, now: number, idleMs: number): Promise<void> {
+  await run(db, sql`UPDATE sessions SET last_used_at = ${now} WHERE id = ${sessionId} AND expires_at > ${now} AND last_used_at > ${now} - ${idleMs}`);
 }
 
 /** Ends one session, or (`everywhere`) every session of its person. */

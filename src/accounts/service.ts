@@ -8,6 +8,7 @@ import { invitationEmail, signInEmail } from "./email";
 import {
   deletePerson,
   findAdmins,
+  findEmployersOf,
   findOpenInvitation,
   findPeople,
   findSignInPerson,
@@ -15,6 +16,7 @@ import {
   recordInvitation,
   recordSignInLink,
   setLanguage,
+  switchSession,
   updateRole,
   useInvitation,
   useSignInLink,
@@ -23,7 +25,7 @@ import {
   type Person,
   type PersonChange,
 } from "./repository";
-import { ABSOLUTE_MS, newSession } from "./session";
+import { ABSOLUTE_MS, IDLE_MS, newSession } from "./session";
 import { emailKey, hashToken, INVITATION_MS, newToken, SIGN_IN_LINK_MS, type Role } from "./tokens";
 
 // DESIGN 25, 25a: invitations and sign-in links. Each acceptance is one ACCOUNTS_DB batch (one
@@ -69,13 +71,33 @@ export async function openSignInLink(env: Env, token: string, now = Date.now()):
   return isSignInLinkOpen(createAccountsDatabase(env.ACCOUNTS_DB), await hashToken(token), now);
 }
 
-/** Signs in by link: used once, within 15 minutes; the session's cookie, or undefined. */
-export async function signInWithLink(env: Env, token: string, now = Date.now()): Promise<string | undefined> {
+/**
+ * Signs in by link: used once, within 15 minutes. The session's cookie and how many employers the
+ * address belongs to (the session is for the first it joined; with several, the person chooses
+ * next: switchEmployer), or undefined.
+ */
+export async function signInWithLink(env: Env, token: string, now = Date.now()): Promise<{ cookie: string; employers: number } | undefined> {
   const tokenHash = await hashToken(token);
   const session = await newSession();
-  // A person of several employers signs in to the first they joined (choosing one is for later).
-  const used = await useSignInLink(createAccountsDatabase(env.ACCOUNTS_DB), { tokenHash, now, session: { id: session.id, expiresAt: now + ABSOLUTE_MS } });
-  return used ? session.cookie : undefined;
+  const employers = await useSignInLink(createAccountsDatabase(env.ACCOUNTS_DB), { tokenHash, now, session: { id: session.id, expiresAt: now + ABSOLUTE_MS } });
+  return employers === undefined ? undefined : { cookie: session.cookie, employers };
+}
+
+/** DESIGN 25: the employers an address belongs to, with their names, in the order it joined them. */
+export async function employersOf(env: Env, email: string): Promise<{ id: number; name: string }[]> {
+  const employers = await findEmployersOf(createAccountsDatabase(env.ACCOUNTS_DB), emailKey(email));
+  return Promise.all(employers.map(async ({ employerId }) => ({ id: employerId, name: (await employerName(env, employerId)) ?? `#${employerId}` })));
+}
+
+/**
+ * DESIGN 25: a person of several employers switches to another: a new session for the same
+ * address's person there, the current one ended. Its cookie, or undefined when the address does
+ * not belong to that employer (or the session ended meanwhile): nothing changed.
+ */
+export async function switchEmployer(env: Env, sessionId: string, employerId: number, now = Date.now()): Promise<string | undefined> {
+  const session = await newSession();
+  const switched = await switchSession(createAccountsDatabase(env.ACCOUNTS_DB), { sessionId, employerId, now, idleMs: IDLE_MS, session });
+  return switched ? session.cookie : undefined;
 }
 
 /** An email to send after the answer (waitUntil): a failed send is logged, and the person asks again. */

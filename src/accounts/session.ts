@@ -2,17 +2,25 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
 import { createAccountsDatabase } from "./database/client";
-import { endSessions as deleteSessions, touchSession, type SignedIn } from "./repository";
+import { afterResponse } from "../http/after-response";
+import { endSessions as deleteSessions, findSession, touchSession, type SignedIn } from "./repository";
 import { hashToken, newToken } from "./tokens";
 
 // DESIGN 25: console sessions. The cookie holds 32 random bytes; ACCOUNTS_DB keeps only their
 // SHA-256 (sessions.id). A session ends after 12 hours unused and 30 days after sign-in at the
-// latest; each console request checks it, and marks it used, in one ACCOUNTS_DB round trip.
+// latest; each console request reads it from ACCOUNTS_DB (one statement: an ended session ends at
+// once), and marks it used at most once a minute, after the answer.
 
 /** The cookie `__Host-jpa_session`: hono/cookie adds the `__Host-` prefix (and enforces what it requires: Secure, Path=/, no Domain). */
 const SESSION_COOKIE = "jpa_session";
 export const IDLE_MS = 12 * 3_600_000;
 export const ABSOLUTE_MS = 30 * 24 * 3_600_000;
+/**
+ * A session is marked used again once this long has passed since it last was, not on every
+ * request: a page then costs one read and no write, and the 12 hours unused are counted from a
+ * use at most a minute older than the last.
+ */
+const TOUCH_AFTER_MS = 60_000;
 
 export type ConsoleEnv = { Bindings: AppEnv["Bindings"]; Variables: AppEnv["Variables"] & { person: SignedIn } };
 
@@ -28,12 +36,17 @@ export function setSessionCookie(c: Context, cookie: string): void {
 
 const clearSessionCookie = (c: Context) => deleteCookie(c, SESSION_COOKIE, { secure: true, path: "/", prefix: "host" });
 
-/** The signed-in person of this request's cookie, the session marked used; undefined when there is none valid. */
+/** The signed-in person of this request's cookie, or undefined when there is no valid session; marked used after the answer when a minute has passed. */
 export async function sessionOf(c: Context<ConsoleEnv>, now = Date.now()): Promise<SignedIn | undefined> {
   const cookie = getCookie(c, SESSION_COOKIE, "host");
   if (!cookie) return undefined;
-  // One round trip: mark it used while it is valid, then read it (with its person) if it still is.
-  return touchSession(createAccountsDatabase(c.env.ACCOUNTS_DB), await hashToken(cookie), now, IDLE_MS);
+  const db = createAccountsDatabase(c.env.ACCOUNTS_DB);
+  const sessionId = await hashToken(cookie);
+  const found = await findSession(db, sessionId, now, IDLE_MS);
+  if (!found) return undefined;
+  const { lastUsedAt, ...person } = found;
+  if (now - lastUsedAt >= TOUCH_AFTER_MS) afterResponse(c, touchSession(db, sessionId, now, IDLE_MS), "session not marked used");
+  return person;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { employerNameIn } from "../employers/service";
 import { handleError } from "../http/errors";
 import { addressOf, requestLang, type ConsoleContext, type ConsoleEnv } from "./context";
 import { ConsolePage, SHELL_WORDS } from "./shell";
@@ -12,11 +13,12 @@ import { ConsolePage, SHELL_WORDS } from "./shell";
 /** The console's language for this request: the person's setting, else the request's. */
 export const langOf = (c: ConsoleContext) => c.var.person?.language ?? requestLang(c);
 
-/** A console page, in the shell, for the signed-in person. */
-export function page(c: ConsoleContext, title: string, body: Child, status: ContentfulStatusCode = 200) {
+/** A console page, in the shell, for the signed-in person (naming their employer when their address has several: one read of its shard). */
+export async function page(c: ConsoleContext, title: string, body: Child, status: ContentfulStatusCode = 200) {
   const person = c.var.person;
+  const employer = person && person.employers > 1 && c.var.db ? ((await employerNameIn(c.var.db, person.employerId)) ?? `#${person.employerId}`) : undefined;
   return c.html(
-    <ConsolePage lang={langOf(c)} title={title} address={addressOf(c)} person={person} path={c.req.path}>
+    <ConsolePage lang={langOf(c)} title={title} address={addressOf(c)} person={person} path={c.req.path} employer={employer}>
       {body}
     </ConsolePage>,
     status,

@@ -23,6 +23,8 @@ export const SHELL_WORDS = {
     settings: "Settings",
     passkeys: "Passkeys",
     signOut: "Sign out",
+    employerIs: (name: string) => `Employer: ${name}`,
+    switchEmployer: "Switch employer",
     adminOnlyTitle: "For administrators only",
     adminOnly: "Only an administrator of your employer can open this page. Ask one of them to change your role.",
     notFoundTitle: "Not found",
@@ -46,6 +48,8 @@ export const SHELL_WORDS = {
     settings: "Paramètres",
     passkeys: "Clés d'accès",
     signOut: "Me déconnecter",
+    employerIs: (name: string) => `Employeur : ${name}`,
+    switchEmployer: "Changer d'employeur",
     adminOnlyTitle: "Réservé aux administrateurs",
     adminOnly: "Seul un administrateur de votre employeur peut ouvrir cette page. Demandez à l'un d'eux de changer votre rôle.",
     notFoundTitle: "Introuvable",
@@ -76,7 +80,7 @@ function currentSection(path: string): string | undefined {
     .sort((a, b) => b.path.length - a.path.length)[0]?.path;
 }
 
-function SignedInHeader(props: { lang: Lang; person: SignedIn; path: string }) {
+function SignedInHeader(props: { lang: Lang; person: SignedIn; path: string; employer?: string }) {
   const words = SHELL_WORDS[props.lang];
   const other: Lang = props.lang === "en" ? "fr" : "en";
   const current = currentSection(props.path);
@@ -94,6 +98,11 @@ function SignedInHeader(props: { lang: Lang; person: SignedIn; path: string }) {
         </ul>
       </nav>
       <div>
+        {props.employer ? (
+          <>
+            {words.employerIs(props.employer)} <a href="/employer/employers">{words.switchEmployer}</a>{" "}
+          </>
+        ) : null}
         <form method="post" action="/employer/language" class="inline">
           <input type="hidden" name="language" value={other} />
           <button type="submit" class="link" lang={other}>
@@ -127,11 +136,16 @@ function SignedOutHeader(props: { lang: Lang; switchTo?: string }) {
 
 /**
  * Every console page: its title as `<h1>`, the console's header (signed in: `person` and the
- * page's `path`), the same address in both languages (DESIGN 25a).
+ * page's `path`; for an address of several employers, the `employer`'s name and the way to
+ * switch), the same address in both languages (DESIGN 25a).
  */
-export function ConsolePage(props: { lang: Lang; title: string; address: string; person?: SignedIn; path?: string; switchTo?: string; children: Child }) {
+export function ConsolePage(props: { lang: Lang; title: string; address: string; person?: SignedIn; path?: string; employer?: string; switchTo?: string; children: Child }) {
   const words = SHELL_WORDS[props.lang];
-  const header = props.person ? <SignedInHeader lang={props.lang} person={props.person} path={props.path ?? ""} /> : <SignedOutHeader lang={props.lang} switchTo={props.switchTo} />;
+  const header = props.person ? (
+    <SignedInHeader lang={props.lang} person={props.person} path={props.path ?? ""} employer={props.employer} />
+  ) : (
+    <SignedOutHeader lang={props.lang} switchTo={props.switchTo} />
+  );
   return (
     <Layout lang={props.lang} title={props.title} description={words.console} addresses={{ en: props.address, fr: props.address }} header={header} footer={<footer />} bodyClass="console">
       <h1>{props.title}</h1>

@@ -3,6 +3,7 @@ import { clientAddress, enforce } from "../http/middleware/rate-limit";
 import { acceptInvitation, employerName, openInvitation, openSignInLink, rememberLanguage, requestSignIn, signInWithLink } from "../accounts/service";
 import { endSessions, setSessionCookie } from "../accounts/session";
 import { addressOf, publicOrigin, requestLang, safeNext, switchOf, type ConsoleEnv } from "./context";
+import { employerChoicePages, EMPLOYERS_PATH } from "./sign-in-employers";
 import { ButtonPage, CONSOLE_WORDS, GonePage, SentPage, SignInPage } from "./sign-in-pages";
 
 // DESIGN 25, 25a: signing in and out — the sign-in form and its emailed link, invitations, the
@@ -14,6 +15,8 @@ export const EMAIL = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\
 export const PUBLIC_PAGES = /^\/employer\/(sign-in(\/[^/]+|\/passkey\/options)?|invitations\/[^/]+)$/;
 
 export const signInPages = new Hono<ConsoleEnv>();
+
+signInPages.route("/", employerChoicePages);
 
 /** DESIGN 25a: the person's language (field `language`: en | fr), remembered. */
 signInPages.post("/employer/language", async (c) => {
@@ -60,14 +63,17 @@ signInPages.get("/employer/sign-in/:token", async (c) => {
 });
 
 signInPages.post("/employer/sign-in/:token", async (c) => {
-  const cookie = await signInWithLink(c.env, c.req.param("token"));
-  if (!cookie) {
+  const signedIn = await signInWithLink(c.env, c.req.param("token"));
+  if (!signedIn) {
     const lang = requestLang(c);
     const words = CONSOLE_WORDS[lang];
     return c.html(<GonePage lang={lang} address={addressOf(c)} title={words.linkGoneTitle} text={words.linkGone} askAgain />, 410);
   }
-  setSessionCookie(c, cookie);
-  return c.redirect(safeNext(c.req.query("next")) ?? "/employer", 303);
+  setSessionCookie(c, signedIn.cookie);
+  const next = safeNext(c.req.query("next"));
+  // An address of several employers chooses one first (DESIGN 25), then goes on to `next`.
+  if (signedIn.employers > 1) return c.redirect(next ? `${EMPLOYERS_PATH}?next=${encodeURIComponent(next)}` : EMPLOYERS_PATH, 303);
+  return c.redirect(next ?? "/employer", 303);
 });
 
 signInPages.get("/employer/invitations/:token", async (c) => {

@@ -32,6 +32,11 @@ import { JobByReferenceInputSchema } from "./schemas";
 // The use cases behind the handlers (and the batch): each reads at most once per attempt, then
 // writes in one atomic batch conditioned on what it read.
 
+/** GET /jobs's page and total, for another capability's list that shows more of each job (src/stats: listJobsWithTotals). */
+export { listJobs, type ListFilter } from "./repository";
+/** A stored job, as getJob and listJobs read it. */
+export type { JobRow } from "./repository";
+
 export interface Caller {
   db: Database;
   employerId: number;

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../db/client";
 import { ofUnlockedEmployer } from "../shards/locks";
 import { DAY_MS } from "./rules";
@@ -51,18 +51,20 @@ export async function numbersOf(db: Database, employerId: number, jobId: number,
   };
 }
 
+/** A job's totals since it was posted, as totalsOf reads them. */
+export interface TotalsRow {
+  jobId: number;
+  test: number;
+  views: number;
+  applications: number;
+}
+
 /**
- * Every view and application of each of the employer's jobs named, in one statement whatever
- * their number (the ids as one JSON parameter); a job of another employer is left out.
+ * Every view and application of each of the employer's jobs among `jobIds` (a subquery: say, a
+ * list's page), in one statement; a job of another employer is left out.
  */
-export async function totalsOf(db: Database, employerId: number, jobIds: number[]) {
-  if (jobIds.length === 0) return [];
-  const { results } = await toStatement(
-    db,
-    sql`SELECT j.id AS jobId, j.test AS test,
+export const totalsOf = (employerId: number, jobIds: SQL) =>
+  sql`SELECT j.id AS jobId, j.test AS test,
         (SELECT coalesce(sum(v.views), 0) FROM job_views v WHERE v.job_id = j.id) AS views,
         (SELECT count(*) FROM applications a WHERE a.job_id = j.id) AS applications
-      FROM jobs j WHERE j.employer_id = ${employerId} AND j.id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`,
-  ).all<{ jobId: number; test: number; views: number; applications: number }>();
-  return results;
-}
+      FROM jobs j WHERE j.id IN (${jobIds}) AND +j.employer_id = ${employerId}`;

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client";
 import { NotFoundError, ValidationError } from "../http/problem";
-import { numbersOf, totalsOf } from "./repository";
+import { listJobs, type ListFilter } from "../jobs/service";
+import { numbersOf, totalsOf, type TotalsRow } from "./repository";
 import { dailyNumbers, dayOf, rangeOf } from "./rules";
 
 /** GET /jobs/{id}/stats (DESIGN 21): the owner's job only; a test job's numbers stay 0. */
@@ -12,8 +13,13 @@ export async function jobStats(db: Database, employerId: number, jobId: number, 
   return numbers.test ? dailyNumbers(range, new Map(), new Map()) : dailyNumbers(range, numbers.views, numbers.applications);
 }
 
-/** The totals of each of the owner's jobs named, since it was posted (a list's column); a test job's stay 0. */
-export async function jobTotals(db: Database, employerId: number, jobIds: number[]): Promise<Map<number, { views: number; applications: number }>> {
-  const rows = await totalsOf(db, employerId, jobIds);
-  return new Map(rows.map((row) => [row.jobId, row.test ? { views: 0, applications: 0 } : { views: row.views, applications: row.applications }]));
+/**
+ * DESIGN 25: a page of the employer's jobs as GET /jobs lists it, with each one's views and
+ * applications since it was posted (a test job's stay 0), in one round trip: the totals are read
+ * in the list's own batch, over the page's job ids.
+ */
+export async function listJobsWithTotals(db: Database, employerId: number, filter: ListFilter) {
+  const { rows, total, alongside } = await listJobs(db, employerId, filter, (pageIds) => totalsOf(employerId, pageIds));
+  const totals = new Map((alongside as unknown as TotalsRow[]).map((row) => [row.jobId, row.test ? { views: 0, applications: 0 } : { views: row.views, applications: row.applications }]));
+  return { rows, total, totals };
 }

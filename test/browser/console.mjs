@@ -214,6 +214,7 @@ try {
     ["the API keys", "/employer/keys"],
     ["the people", "/employer/people"],
     ["the passkeys", "/employer/passkeys"],
+    ["the choice of employer", "/employer/employers"],
   ];
   for (const lang of ["en", "fr"]) {
     if (lang === "fr") {

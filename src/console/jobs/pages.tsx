@@ -1,14 +1,11 @@
-import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { FieldError as ServiceError } from "../../http/problem";
-import type { Job } from "../../jobs/schemas";
 import { categoryName, positionTypeName } from "../../pages/i18n";
 import { POSTING_RULES, type PostingRuleOutcome } from "../../postingrules";
 import type { NamedRef } from "../../reference/schemas";
 import { Field, FieldError, tieToError } from "../../ui/fields";
 import { formatDate, type Lang } from "../../ui/i18n";
 import { jobPath } from "../../ui/paths";
-import { formatSalary } from "../../ui/pay";
 import { DataTable } from "../../ui/table";
 import type { Placed } from "./fields";
 import {
@@ -691,16 +688,13 @@ function Conflict(props: { lang: Lang; typed: JobForm; saved: JobForm; lists: Fo
 // ---- The preview ----------------------------------------------------------------------------
 
 /**
- * The job's content as its board page shows it (src/pages/job-page.tsx renders a board job, which
- * only a job on the board has; a draft is previewed too, so this renders the saved job with the
- * same UI parts): the French version on the French preview when the job has one.
+ * The preview (DESIGN 25): the board's own job page (`children`: handed to the console by the
+ * composition root, src/app.ts) in the console's shell, in the language asked, said to be a preview.
  */
-export function JobPreview(props: { lang: Lang; job: Job; jobId: number }) {
-  const { lang, job } = props;
+export function JobPreview(props: { lang: Lang; jobId: number; children: Child }) {
+  const { lang } = props;
   const words = WORDS[lang];
   const other: Lang = lang === "en" ? "fr" : "en";
-  const fr = lang === "fr" ? job.translations?.fr : undefined;
-  const description = fr ? fr.description : job.description;
   return (
     <div lang={lang}>
       <p>{words.previewNote}</p>
@@ -710,72 +704,7 @@ export function JobPreview(props: { lang: Lang; job: Job; jobId: number }) {
         </a>{" "}
         · <a href={`/employer/jobs/${props.jobId}`}>{words.backToJob}</a>
       </p>
-      <article class="description">
-        <h2>{fr ? fr.title : (job.title ?? words.untitled)}</h2>
-        <p>{job.confidential ? words.confidentialEmployer : job.employer.name}</p>
-        <dl>
-          <dt>{words.places}</dt>
-          <dd>{job.locations.map((location) => location.description).join(" · ")}</dd>
-          {job.salary ? (
-            <>
-              <dt>{words.pay}</dt>
-              <dd>{formatSalary(lang, job.salary)}</dd>
-            </>
-          ) : null}
-          {job.positionType ? (
-            <>
-              <dt>{words.positionTypeShown}</dt>
-              <dd>{positionTypeName(lang, job.positionType)}</dd>
-            </>
-          ) : null}
-          <dt>{words.categoriesShown}</dt>
-          <dd>{job.categories.map((category) => categoryName(lang, category)).join(" · ")}</dd>
-          <dt>{words.published}</dt>
-          <dd>
-            <time datetime={job.publishDate}>{formatDate(lang, job.publishDate)}</time>
-          </dd>
-          <dt>{words.closes}</dt>
-          <dd>
-            <time datetime={job.closeDate}>{formatDate(lang, job.closeDate)}</time>
-          </dd>
-        </dl>
-        {job.existingVacancy !== null ? <p>{job.existingVacancy ? words.vacancy : words.noVacancy}</p> : null}
-        {job.aiUsedInSelection !== null ? <p>{job.aiUsedInSelection ? words.aiUsed : words.aiNotUsed}</p> : null}
-        {job.applicantRoutingType?.id === 2 && job.applicationUrl ? (
-          <p>
-            <a class="apply" href={job.applicationUrl} rel="nofollow noopener">
-              {words.applyOnSite}
-            </a>
-          </p>
-        ) : null}
-        {job.applicantRoutingType?.id === 1 ? <p>{words.applyByEmail}</p> : null}
-        {/* Cleaned to the allow-list when saved (DESIGN 6), as the board page inserts it. */}
-        {description ? (
-          <section class="description" aria-label={words.about}>
-            {raw(description)}
-          </section>
-        ) : null}
-        {job.questions.length ? (
-          <section aria-labelledby="preview-questions">
-            <h3 id="preview-questions">{words.questionsShown}</h3>
-            <ol>
-              {job.questions.map((question) => (
-                <li>
-                  {question.text}
-                  {question.required ? ` (${words.requiredShown})` : ""}
-                  {question.options ? (
-                    <ul>
-                      {question.options.map((option) => (
-                        <li>{option}</li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          </section>
-        ) : null}
-      </article>
+      {props.children}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import type { FC } from "hono/jsx";
 import { dispatchAfterResponse } from "../../events/dispatch";
 import type { RecordedEvent } from "../../events/outbox";
 import { NotFoundError, ProblemError, type FieldError } from "../../http/problem";
@@ -6,13 +7,13 @@ import { toFieldErrors } from "../../http/validation";
 import { formatDate } from "../../jobs/dates";
 import { etagOf, parsePreconditions } from "../../jobs/etag";
 import { checkJobRules } from "../../jobs/posting-rules";
-import { listJobs, type JobRow } from "../../jobs/repository";
 import { toJob, toJobHeader } from "../../jobs/representation";
 import { JobListQuerySchema } from "../../jobs/schemas";
-import { createJob, getJob, removeJob, updateJobById, type WriteOptions } from "../../jobs/service";
+import { createJob, getJob, removeJob, updateJobById, type JobRow, type WriteOptions } from "../../jobs/service";
 import { brokenRules, type PostingRuleOutcome } from "../../postingrules";
 import { loadReferenceData, type ReferenceData } from "../../reference/repository";
-import { jobTotals } from "../../stats/service";
+import { listJobsWithTotals } from "../../stats/service";
+import type { Lang } from "../../ui/i18n";
 import { callerOf, type ConsoleContext, type ConsoleEnv } from "../context";
 import { langOf, page } from "../render";
 import { place, placeErrors } from "./fields";
@@ -25,6 +26,26 @@ import { WORDS } from "./words";
 // handlers only turn forms into the API's bodies (./form.ts) and answers into pages.
 
 export const jobPages = new Hono<ConsoleEnv>();
+
+/**
+ * DESIGN 16b: the preview shows a job with the board's own job page, which the console may not
+ * import (it is the pages capability's); the composition root (src/app.ts) hands it over.
+ */
+export type JobPageView = FC<{ job: JobRow; lang: Lang }>;
+
+declare module "hono" {
+  interface ContextVariableMap {
+    jobPageView: JobPageView;
+  }
+}
+
+/** The composition root's middleware that hands the console the board's job page for its preview. */
+export const showingJobPage =
+  (view: JobPageView): MiddlewareHandler =>
+  async (c, next) => {
+    c.set("jobPageView", view);
+    await next();
+  };
 
 /** A page of the console's list (the API's pages are 10; a person scrolls). */
 const PAGE_SIZE = 20;
@@ -175,8 +196,8 @@ jobPages.get("/employer/jobs", async (c) => {
     return page(c, words.listTitle, <JobList lang={lang} view={view} />, 422);
   }
   const { q, status, page: number } = query.data;
-  const { rows, total } = await listJobs(c.var.db, c.var.employerId, { q, status, page: number, pageSize: PAGE_SIZE });
-  const totals = await jobTotals(c.var.db, c.var.employerId, rows.map((row) => row.id));
+  // The page, its total and its views and applications: one round trip, as GET /jobs's page is.
+  const { rows, total, totals } = await listJobsWithTotals(c.var.db, c.var.employerId, { q, status, page: number, pageSize: PAGE_SIZE });
   const listed: ListRow[] = rows.map((row) => {
     const header = toJobHeader(row);
     return {
@@ -226,7 +247,14 @@ jobPages.get("/employer/jobs/:id/preview", async (c) => {
   const lang = asked === "en" || asked === "fr" ? asked : langOf(c);
   const job = toJob(row);
   const title = (lang === "fr" ? job.translations?.fr.title : undefined) ?? job.title ?? WORDS[lang].untitled;
-  return page(c, WORDS[langOf(c)].previewTitle(title), <JobPreview lang={lang} job={job} jobId={row.id} />);
+  const JobPage = c.get("jobPageView");
+  return page(
+    c,
+    WORDS[langOf(c)].previewTitle(title),
+    <JobPreview lang={lang} jobId={row.id}>
+      <JobPage job={row} lang={lang} />
+    </JobPreview>,
+  );
 });
 
 jobPages.post("/employer/jobs/:id/publish", (c) => move(c, "active"));

@@ -124,24 +124,9 @@ const EN = {
   deleteUnconfirmed: "Tick the box to confirm, or go back to the job.",
   backToJob: "Back to the job",
   previewTitle: (title: string) => `Preview: ${title}`,
-  previewNote: "The job as its page on the board shows it, in this language; the board's page adds the apply form and a link to report the job.",
+  previewNote:
+    "A preview: the job as its page on the board shows it, in this language, whatever its status. Its apply form is shown as job seekers see it but does not send from here, and the board's link to report the job is left out.",
   previewOther: "Preview in French",
-  confidentialEmployer: "Confidential employer",
-  places: "Places",
-  pay: "Pay",
-  positionTypeShown: "Position type",
-  categoriesShown: "Categories",
-  published: "Published",
-  closes: "Closes",
-  vacancy: "This posting is for an existing vacancy.",
-  noVacancy: "This posting is not for an existing vacancy.",
-  aiUsed: "Artificial intelligence is used to screen, assess or select applicants.",
-  aiNotUsed: "Artificial intelligence is not used to screen, assess or select applicants.",
-  applyByEmail: "Applicants apply on the board's page (with the questions below).",
-  applyOnSite: "Apply on the employer's site",
-  questionsShown: "Questions asked of applicants",
-  requiredShown: "required",
-  about: "About the job",
 };
 
 type Words = typeof EN;
@@ -269,24 +254,9 @@ const FR: Words = {
   deleteUnconfirmed: "Cochez la case pour confirmer, ou revenez à l'offre.",
   backToJob: "Retour à l'offre",
   previewTitle: (title: string) => `Aperçu : ${title}`,
-  previewNote: "L'offre telle que sa page sur le site d'emploi la montre, dans cette langue; la page du site ajoute le formulaire de candidature et un lien pour signaler l'offre.",
+  previewNote:
+    "Un aperçu : l'offre telle que sa page sur le site d'emploi la montre, dans cette langue, quel que soit son statut. Son formulaire de candidature est montré tel que les candidats le voient, mais n'envoie rien d'ici, et le lien du site pour signaler l'offre est omis.",
   previewOther: "Aperçu en anglais",
-  confidentialEmployer: "Employeur confidentiel",
-  places: "Lieux",
-  pay: "Salaire",
-  positionTypeShown: "Type de poste",
-  categoriesShown: "Catégories",
-  published: "Publiée le",
-  closes: "Prend fin le",
-  vacancy: "Cette offre vise un poste vacant existant.",
-  noVacancy: "Cette offre ne vise pas un poste vacant existant.",
-  aiUsed: "L'intelligence artificielle sert à présélectionner, évaluer ou choisir les candidats.",
-  aiNotUsed: "L'intelligence artificielle ne sert pas à présélectionner, évaluer ou choisir les candidats.",
-  applyByEmail: "Les candidats postulent sur la page du site d'emploi (avec les questions ci-dessous).",
-  applyOnSite: "Postuler sur le site de l'employeur",
-  questionsShown: "Questions posées aux candidats",
-  requiredShown: "obligatoire",
-  about: "À propos de l'offre",
 };
 
 export const WORDS = { en: EN, fr: FR } as const;

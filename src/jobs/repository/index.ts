@@ -1,7 +1,7 @@
 // All of the jobs capability's SQL, split by what it does; other code imports it from here.
 export { JOB_FROM, publicColumns, selectedColumns } from "./columns";
 export { jobEventStatements, jobEventsByReferenceStatement, scheduledEventSource, unchangedJobEventSource } from "./event-sources";
-export { listJobs } from "./list";
+export { listJobs, type ListFilter } from "./list";
 export { reconcileJobs, unlistedJobs } from "./reconcile";
 export { findJob, findJobsByReferenceWithOwner, fromJobSnapshots, jobSnapshot, jobSnapshotsByReference, parseJobSnapshot, writeJobs } from "./reads";
 export type { JobFactsRow, JobHeaderRow, JobRow, JobRulesRow } from "./rows";

@@ -52,8 +52,15 @@ const jobIdOfEntry = sql`job_search.rowid % 2147483648`;
  * caller's own entries (the term and a token of theirs, matched together), so the page stops
  * once it is full, and neither the page nor the total reads another employer's entries or any
  * jobs row but the page's. A shorter `q` is a LIKE over the employer's own rows.
+ * `alongside` (another capability's statement over the page's job ids, given as a subquery) is
+ * run in the same batch, so a list with more columns than these still costs one round trip.
  */
-export async function listJobs(db: Database, employerId: number, filter: ListFilter): Promise<{ rows: JobHeaderRow[]; total: number }> {
+export async function listJobs(
+  db: Database,
+  employerId: number,
+  filter: ListFilter,
+  alongside?: (pageIds: SQL) => SQL,
+): Promise<{ rows: JobHeaderRow[]; total: number; alongside?: Record<string, unknown>[] }> {
   const term = filter.q;
   const limit = sql`LIMIT ${filter.pageSize} OFFSET ${(filter.page - 1) * filter.pageSize}`;
   let pageIds: SQL;
@@ -78,7 +85,7 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
       : sql`SELECT coalesce(sum(total), 0) AS total, ${movedTo} FROM job_counts
           WHERE employer_id = ${employerId} ${filter.status ? sql`AND status = ${filter.status}` : sql``}`;
   }
-  const [page, totals] = await batch(db, [
+  const [page, totals, extra] = await batch(db, [
     // `+j.employer_id`: the wall between employers checked again on the page's rows, written so
     // that SQLite does not walk the employer's whole index for it.
     sql`
@@ -91,9 +98,10 @@ export async function listJobs(db: Database, employerId: number, filter: ListFil
       WHERE j.id IN (${pageIds}) AND +j.employer_id = ${employerId}
       ORDER BY j.publish_date DESC, j.id DESC`,
     total,
+    ...(alongside ? [alongside(pageIds)] : []),
   ]);
   const counted = totals.results[0] as { total: number; movedTo: number | null };
   throwIfMoved(counted);
-  return { rows: page.results as JobHeaderRow[], total: counted.total };
+  return { rows: page.results as JobHeaderRow[], total: counted.total, alongside: extra?.results as Record<string, unknown>[] | undefined };
 }
 
