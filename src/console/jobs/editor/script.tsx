@@ -15,6 +15,7 @@ const EDITOR_WORDS = {
     link: "Link",
     linkPrompt: "Address of the link (https://, http:// or mailto:)",
     linkInvalid: "Only an address starting with https://, http:// or mailto: can be a link.",
+    hint: "Kept: bold, italic, bulleted and numbered lists, and links (https://, http:// or mailto:); anything else pasted here is left out.",
   },
   fr: {
     toolbar: "Mise en forme :",
@@ -25,6 +26,7 @@ const EDITOR_WORDS = {
     link: "Lien",
     linkPrompt: "Adresse du lien (https://, http:// ou mailto:)",
     linkInvalid: "Seule une adresse commençant par https://, http:// ou mailto: peut être un lien.",
+    hint: "Sont gardés : le gras, l'italique, les listes à puces et numérotées, et les liens (https://, http:// ou mailto:); tout autre élément collé ici est laissé de côté.",
   },
 };
 
@@ -46,6 +48,7 @@ export function EditorScript(props: { lang: Lang }) {
       data-link={words.link}
       data-link-prompt={words.linkPrompt}
       data-link-invalid={words.linkInvalid}
+      data-hint={words.hint}
     ></script>
   );
 }

@@ -120,6 +120,9 @@ function enhance(textarea) {
   showState(view.state);
 
   editor.append(toolbar, view.dom);
+  // The field's hint speaks of HTML typed by hand; with the editor, of what it keeps.
+  const hint = document.getElementById(`${textarea.id}-hint`);
+  if (hint && words.hint) hint.textContent = words.hint;
   textarea.hidden = true;
   textarea.after(editor);
   // The label and the error summary's link name the textarea, now hidden: they lead to the editor.
