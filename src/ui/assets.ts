@@ -55,6 +55,7 @@ textarea[hidden]{display:none}
 .editor-area:focus{outline:3px solid #f9a825;outline-offset:2px}
 .editor-area[aria-invalid=true]{border-color:#b00020}
 .editor-area li{position:relative}
+.editor-area li>p{margin:0}
 `.trim();
 
 /** The site's icon (a browser asks for one on every site; without it, a 404 in the console). */
