@@ -1,10 +1,15 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { EDITOR_SCRIPT_PATH } from "../src/console/jobs/editor/asset";
 import { fieldOfPath, placeErrors } from "../src/console/jobs/fields";
 import { bodyOf, differences, formOfJob, numberOf, readForm, type JobForm } from "../src/console/jobs/form";
 import type { Job } from "../src/jobs/schemas";
+import { BASE, createEmployer, request } from "./support/api";
+import { call, signedIn } from "./support/console";
 
 // DESIGN 25a: the console's job form ↔ the API's job body, and where the API's answers go on the
-// form — pure functions, checked here without the Worker (test/console-jobs.test.ts drives it).
+// form — pure functions, checked here without the Worker (test/console-jobs.test.ts drives it) —
+// and the description editor's script on the form's pages, through the Worker.
 
 const EMPTY = readForm({});
 const form = (fields: Partial<JobForm>): JobForm => ({ ...EMPTY, ...fields });
@@ -229,5 +234,53 @@ describe("where the API's answers go (DESIGN 25a)", () => {
     );
     expect([...placed.byField.keys()]).toEqual(["location-1"]);
     expect(placed.elsewhere).toEqual([{ field: "body", message: "Too big." }]);
+  });
+});
+
+describe("the description editor (DESIGN 25: an editor that writes only the allowed HTML; a plain text area without JavaScript)", () => {
+  const scriptTag = `<script src="${EDITOR_SCRIPT_PATH}" defer`;
+  const count = (html: string, part: string) => html.split(part).length - 1;
+
+  it("the form's pages load the editor's script once, its words in the person's language, and keep both descriptions as textareas", async () => {
+    const employer = await createEmployer();
+    for (const lang of ["en", "fr"] as const) {
+      const cookie = await signedIn(employer.employerId, `editor-${lang}-${crypto.randomUUID().slice(0, 8)}@example.com`, { lang });
+      const created = await request("/jobs", { method: "POST", apiKey: employer.apiKey, json: { title: "Welder", status: "draft", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }], description: "<p>Weld.</p>" } });
+      const { id } = await created.json<{ id: number }>();
+      const unsaved = await call("/employer/jobs", { cookie, form: { title: "" } });
+      expect(unsaved.status).toBe(422);
+      for (const res of [await call("/employer/jobs/new", { cookie }), await call(`/employer/jobs/${id}`, { cookie }), unsaved]) {
+        const html = await res.text();
+        expect(count(html, scriptTag)).toBe(1);
+        expect(html).toContain(lang === "en" ? 'data-bold="Bold"' : 'data-bold="Gras"');
+        expect(html).toMatch(/<textarea id="description" name="description" rows="12" data-rich-text="html"/);
+        expect(html).toMatch(/<textarea id="frDescription" name="frDescription" lang="fr" rows="8" data-rich-text="html"/);
+        // The console's own files may run there; still nothing inline.
+        expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self'(;|$)/);
+      }
+    }
+  });
+
+  it("a page without a description field neither loads it nor lets scripts run", async () => {
+    const employer = await createEmployer();
+    const cookie = await signedIn(employer.employerId, `editor-${crypto.randomUUID().slice(0, 8)}@example.com`);
+    const created = await request("/jobs", { method: "POST", apiKey: employer.apiKey, json: { title: "Welder", status: "draft", locations: [{ description: "Vancouver, BC" }], categories: [{ id: 1 }] } });
+    const { id } = await created.json<{ id: number }>();
+    for (const path of ["/employer", `/employer/jobs/${id}/preview`, `/employer/jobs/${id}/applications`, "/employer/settings"]) {
+      const res = await call(path, { cookie });
+      expect(await res.text(), path).not.toContain("/assets/editor.");
+      expect(res.headers.get("Content-Security-Policy"), path).not.toContain("script-src");
+    }
+    // The list is at an address the form's create POST shares: no editor on it all the same.
+    expect(await (await call("/employer/jobs", { cookie })).text()).not.toContain("/assets/editor.");
+  });
+
+  it("its script is served by the static assets at the address the pages name, not by the Worker", async () => {
+    const res = await env.ASSETS.fetch(new Request(`${BASE}${EDITOR_SCRIPT_PATH}`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/javascript/);
+    const script = await res.text();
+    expect(script).toContain("prosemirror-model");
+    expect(script).toContain("textarea[data-rich-text]");
   });
 });

@@ -6,6 +6,7 @@ import { pageHeaders } from "../ui/headers";
 import { applicationPages } from "./applications/routes";
 import { inEmployerShard, isOwnOrigin, type ConsoleEnv } from "./context";
 import { homePage } from "./home";
+import { loadsEditorScript } from "./jobs/editor/script";
 import { jobPages } from "./jobs/routes";
 import { keysPages } from "./keys/routes";
 import { peoplePages } from "./people/routes";
@@ -26,7 +27,7 @@ export const consolePages = new Hono<ConsoleEnv>();
 // After the answer is made, so that every one has them — redirects, 403s and errors included.
 consolePages.use("/employer/*", async (c, next) => {
   await next();
-  const scripts = loadsPasskeysScript(c.req.path) ? ["'self'"] : undefined;
+  const scripts = loadsPasskeysScript(c.req.path) || loadsEditorScript(c.req.path) ? ["'self'"] : undefined;
   for (const [name, value] of Object.entries(pageHeaders({ private: true, checkedPosts: true, scripts }))) c.res.headers.set(name, value);
 });
 consolePages.use("/employer/*", csrf({ origin: isOwnOrigin }), async (c, next) => {

@@ -46,6 +46,16 @@ caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{text-align:left;border-bottom:1px solid var(--line);padding:.4rem .5rem;vertical-align:top}
 .notice{border-left:4px solid var(--accent);padding:.5rem 1rem;background:#f1f6fb}
 .warning{border-left:4px solid #8a5a00;padding:.5rem 1rem;background:#fff7e6}
+textarea[hidden]{display:none}
+.editor{max-width:32rem}
+.editor-toolbar{display:flex;flex-wrap:wrap;gap:.25rem;margin-bottom:.25rem}
+.editor-toolbar button{padding:.3rem .7rem;background:#fff;color:var(--ink);border:1px solid #767676}
+.editor-toolbar button[aria-pressed=true]{background:var(--accent);color:#fff;border-color:var(--accent)}
+.editor-area{position:relative;min-height:12rem;padding:.1rem .6rem;border:1px solid #767676;border-radius:.3rem;white-space:pre-wrap;white-space:break-spaces;word-wrap:break-word;font-variant-ligatures:none}
+.editor-area:focus{outline:3px solid #f9a825;outline-offset:2px}
+.editor-area[aria-invalid=true]{border-color:#b00020}
+.editor-area li{position:relative}
+.editor-area li>p{margin:0}
 `.trim();
 
 /** The site's icon (a browser asks for one on every site; without it, a 404 in the console). */

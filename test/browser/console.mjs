@@ -3,7 +3,8 @@
 // system's Chromium): an invitation accepted, sign-in by emailed link with JavaScript on and off,
 // every console page in English and French — its errors shown too — with axe-core (WCAG 2.2 AA
 // rules), html-validate and the W3C Nu Html Checker on the HTML as served; a job created with the keyboard alone and one
-// with JavaScript off; a recruiter refused the admins' pages. Screenshots for docs/console.md.
+// with JavaScript off; the description editor under the console's own CSP (what it writes is what
+// is saved); a recruiter refused the admins' pages. Screenshots for docs/console.md.
 // The operator's console (DESIGN 26) too: behind an Access of this test's own (its keys served on
 // a local port as a team domain serves them, a token signed here), every page in both languages.
 // Prints "N passed, M failed"; exits 1 on failure.
@@ -167,8 +168,21 @@ try {
   await page.keyboard.type("Toronto, ON");
   await tabTo(page, () => document.activeElement?.getAttribute("name") === "category", "the first category");
   await page.keyboard.press("Space");
-  await tabTo(page, () => document.activeElement?.id === "description", "the description");
-  await page.keyboard.type("<p>Typed without a mouse.</p>");
+  // The description editor (JavaScript on): its toolbar is one stop, then the text.
+  await tabTo(page, () => document.activeElement?.id === "description-editor", "the description's editor");
+  await page.keyboard.type("Typed without a mouse, ");
+  await page.keyboard.press("Control+b");
+  await page.keyboard.type("in bold");
+  await page.keyboard.press("Control+b");
+  await page.keyboard.press("Enter");
+  // Back to the toolbar (one stop), along it with the arrows, and a button pressed from there.
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  const onListButton = await page.evaluate(() => document.activeElement?.textContent === "Bulleted list" && document.activeElement.closest("[role=toolbar]") !== null);
+  check("keyboard: the editor's toolbar is one Tab stop, its buttons reached with the arrow keys", onListButton);
+  await page.keyboard.press("Space");
+  await page.keyboard.type("Listed");
   await tabTo(page, () => document.activeElement?.tagName === "BUTTON" && document.activeElement.textContent?.trim() === "Save", "Save");
   const focusVisible = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle !== "none");
   check("keyboard: the focused button shows its focus", focusVisible);
@@ -177,10 +191,90 @@ try {
   const keyboardJob = Number(new URL(page.url()).pathname.split("/").at(-1));
   const made = await site.api(`/jobs/${keyboardJob}`);
   check("keyboard alone: the job is saved, as the API shows it", made.status === 200 && made.body.title === "Keyboard Clerk" && made.body.locations?.[0]?.description === "Toronto, ON", JSON.stringify(made).slice(0, 300));
+  check("keyboard alone: the editor's text, its shortcut (Control+B) and its list saved", made.body?.description === "<p>Typed without a mouse, <strong>in bold</strong></p><ul><li>Listed</li></ul>", made.body?.description);
   await shot(page, "console-job.png");
 
-  // A job made with JavaScript off.
+  // The description editor under the console's own CSP (no bypass): what it writes is what is saved.
+  const strict = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await strict.addCookies(await admin.cookies());
+  const editing = await strict.newPage();
+  const refusedByPolicy = [];
+  editing.on("console", (message) => /Content Security Policy|Refused to/i.test(message.text()) && refusedByPolicy.push(message.text()));
+  editing.on("pageerror", (error) => refusedByPolicy.push(String(error)));
+  await editing.goto(`${site.origin}/employer/jobs/new`);
+  const editors = editing.getByRole("toolbar");
+  const description = editing.getByRole("textbox", { name: "Description", exact: true });
+  check(
+    "the editor (JavaScript on): a toolbar per description and a text box named by the field's label, the textareas hidden",
+    (await editors.count()) === 2 && (await description.count()) === 1 && !(await editing.isVisible("#description")) && !(await editing.isVisible("#frDescription")),
+    `${await editors.count()} toolbars, ${await description.count()} text boxes`,
+  );
+  check(
+    "the editor: tied to the field's hint as the textarea was, in French for the French description",
+    (await description.getAttribute("aria-describedby")) === "description-hint" && (await editing.getAttribute("#frDescription-editor", "lang")) === "fr",
+  );
+  check("the editor: the hint says what it keeps, not which HTML to type", (await editing.innerText("#description-hint")).startsWith("Kept: bold, italic"));
+  await editing.fill("#title", "Editor Clerk");
+  await editing.fill("#location-1", "Halifax, NS");
+  await editing.check('input[name="category"][value="1"]');
+  const toolbar = editing.getByRole("toolbar", { name: "Formatting: Description", exact: true });
+  const bold = toolbar.getByRole("button", { name: "Bold" });
+  await description.click();
+  await editing.keyboard.type("Lead the team. ");
+  await bold.click();
+  check("the editor: Bold is pressed once chosen (aria-pressed)", (await bold.getAttribute("aria-pressed")) === "true");
+  await editing.keyboard.type("Safety first");
+  await bold.click();
+  await editing.keyboard.press("Enter");
+  await toolbar.getByRole("button", { name: "Bulleted list" }).click();
+  await editing.keyboard.type("Forklift");
+  await editing.keyboard.press("Enter");
+  await editing.keyboard.type("First aid ");
+  check("the editor: the list's button is pressed inside the list", (await toolbar.getByRole("button", { name: "Bulleted list" }).getAttribute("aria-pressed")) === "true");
+  editing.once("dialog", (dialog) => dialog.accept("https://example.com/training"));
+  await toolbar.getByRole("button", { name: "Link" }).click();
+  await editing.locator("#description-editor").locator("xpath=ancestor::p[1]").screenshot({ path: join(SCREENSHOTS, "console-job-editor.png") });
+  await editing.getByRole("button", { name: "Save", exact: true }).click();
+  await editing.waitForURL(/\/employer\/jobs\/\d+(\?saved)?$/);
+  const edited = await site.api(`/jobs/${new URL(editing.url()).pathname.split("/").at(-1)}`);
+  check(
+    "the editor: typing, bold, a list and a link save a description of the allowed HTML",
+    edited.body?.description === '<p>Lead the team. <strong>Safety first</strong></p><ul><li>Forklift</li><li>First aid <a href="https://example.com/training">https://example.com/training</a></li></ul>',
+    edited.body?.description,
+  );
+  check("the editor: the saved description shown again in the editor", (await editing.locator("#description-editor strong").innerText().catch(() => "")) === "Safety first");
+  check("the editor: nothing refused by the console's CSP, no script error", refusedByPolicy.length === 0, refusedByPolicy.join("\n    "));
+  // Pasted from elsewhere: only what the cleaner keeps comes into the text (the French one here),
+  // and nothing pasted runs (its handlers are refused by the CSP too, which reports them).
+  await editing.goto(`${site.origin}/employer/jobs/new`);
+  await editing.locator("#frDescription-editor").click();
+  const pasted = await editing.evaluate(async () => {
+    const data = new DataTransfer();
+    data.setData("text/html", '<h1 class="x">Titre</h1><p style="color:red" onmouseover="window.pastedRan=1">Texte <span>gardé</span> <a href="javascript:alert(1)">piège</a> <a href="https://ok.example/" target="_blank" title="t">lien</a></p><table><tr><td>cellule</td></tr></table><img src="x" onerror="window.pastedRan=1"><ol start="3"><li>trois</li></ol><script>window.pastedRan=1</script>');
+    document.getElementById("frDescription-editor").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // an image's error would have come by now
+    const written = document.getElementById("frDescription").value;
+    const holder = document.createElement("template");
+    holder.innerHTML = written;
+    const elements = [...holder.content.querySelectorAll("*")];
+    return {
+      written,
+      allowed: elements.every((element) => ["P", "BR", "STRONG", "EM", "UL", "OL", "LI", "A"].includes(element.tagName)),
+      attributes: elements.flatMap((element) => [...element.attributes].map((attribute) => `${element.tagName}[${attribute.name}=${attribute.value}]`)),
+      text: holder.content.textContent,
+      ran: "pastedRan" in window,
+    };
+  });
+  check(
+    "the editor: pasted HTML keeps only the allow-list's elements, no attribute but a safe link's href, and all of its text",
+    pasted.allowed && pasted.attributes.join() === "A[href=https://ok.example/]" && ["Titre", "gardé", "piège", "lien", "cellule", "trois"].every((word) => pasted.text.includes(word)) && !pasted.text.includes("pastedRan") && !pasted.ran,
+    JSON.stringify(pasted),
+  );
+  await strict.close();
+
+  // A job made with JavaScript off: the description is the textarea, HTML typed by hand.
   await plain.goto(`${site.origin}/employer/jobs/new`);
+  check("JavaScript off: the description is the plain textarea, no toolbar", (await plain.isVisible("#description")) && (await plain.getByRole("toolbar").count()) === 0);
   await plain.fill("#title", "Scriptless Clerk");
   await plain.fill("#location-1", "Ottawa, ON");
   await plain.fill("#description", "<p>No script needed.</p>");
@@ -225,6 +319,9 @@ try {
     for (const [name, path] of pages) {
       const answer = await page.goto(`${site.origin}${path}`);
       check(`${name} (${lang}): 200`, answer?.status() === 200, `${path}: ${answer?.status()}`);
+      if (path === "/employer/jobs/new" || path === `/employer/jobs/${keyboardJob}`) {
+        check(`${name} (${lang}): the description editors are there for axe-core`, (await page.locator(".editor-area[role=textbox]").count()) === 2);
+      }
       await checked(page, `${name} (${lang})`);
       if (lang === "en" && path === "/employer/jobs") await shot(page, "console-jobs.png");
     }

@@ -7,6 +7,7 @@ import { Field, FieldError, tieToError } from "../../ui/fields";
 import { formatDate, type Lang } from "../../ui/i18n";
 import { jobPath } from "../../ui/paths";
 import { DataTable } from "../../ui/table";
+import { EditorScript } from "./editor/script";
 import type { Placed } from "./fields";
 import {
   differences,
@@ -25,7 +26,8 @@ import { RULE_TITLES_FR, WORDS } from "./words";
 
 // DESIGN 25: the console's job pages — the list, the form with every member of the job and
 // what the posting rules find beside the fields they concern, both versions after a conflict,
-// the preview, the delete confirmation. Server-rendered, no script: every action is a form.
+// the preview, the delete confirmation. Server-rendered: every action is a form; the only script,
+// the description editor's (./editor), enhances the form's description textareas.
 
 type Words = (typeof WORDS)[Lang];
 
@@ -417,7 +419,7 @@ export function JobFormView(props: { lang: Lang; view: FormView }) {
 
         <Control id="description" label={f.description} hint={f.descriptionHint}>
           {(aria) => (
-            <textarea id="description" name="description" rows={12} {...aria}>
+            <textarea id="description" name="description" rows={12} data-rich-text="html" {...aria}>
               {form.description}
             </textarea>
           )}
@@ -429,12 +431,14 @@ export function JobFormView(props: { lang: Lang; view: FormView }) {
           </Control>
           <Control id="frDescription" label={f.frDescription}>
             {(aria) => (
-              <textarea id="frDescription" name="frDescription" lang="fr" rows={8} {...aria}>
+              <textarea id="frDescription" name="frDescription" lang="fr" rows={8} data-rich-text="html" {...aria}>
                 {form.frDescription}
               </textarea>
             )}
           </Control>
         </Group>
+
+        <EditorScript lang={lang} />
 
         <Group id="application" legend={f.application}>
           <Choice
