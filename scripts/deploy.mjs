@@ -5,10 +5,12 @@
 // service binding PASSKEYS names it (a binding to a Worker not yet deployed fails the deploy).
 import { applyMigrations } from "./lib/migrations.mjs";
 import { startWrangler } from "./lib/wrangler.mjs";
+import { ensureEditorAsset } from "./editor-script.mjs";
 import { writeDocument } from "./openapi.mjs";
 
 // The OpenAPI document the Worker serves, from this code (before anything remote is touched).
 await writeDocument();
+await ensureEditorAsset({ writeModule: false });
 applyMigrations(true);
 const passkeys = startWrangler(["deploy", "-c", "workers/passkeys/wrangler.toml"]);
 passkeys.on("exit", (code) => {

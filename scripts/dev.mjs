@@ -8,6 +8,7 @@ import { ensureStandInKey, standInSettings } from "./lib/dev-access.mjs";
 import { createEmployerWithKey, findKey } from "./lib/employers.mjs";
 import { applyMigrations } from "./lib/migrations.mjs";
 import { APP_CONFIGS, startWrangler } from "./lib/wrangler.mjs";
+import { ensureEditorAsset } from "./editor-script.mjs";
 import { writeDocument } from "./openapi.mjs";
 
 const port = process.env.PORT ?? "8787";
@@ -53,6 +54,8 @@ async function keepDocumentBuilt() {
 }
 
 await keepDocumentBuilt();
+// The description editor's script, built from this checkout (npm install built it from the last).
+await ensureEditorAsset({ writeModule: true });
 ensureSecretKey("WEBHOOK_ENCRYPTION_KEY");
 ensureSecretKey("ALERTS_TOKEN_KEY");
 // DESIGN 26a: the dev stand-in of Cloudflare Access, for the operator's console (local only).

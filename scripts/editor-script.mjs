@@ -57,6 +57,21 @@ export function writeAsset({ script, path }) {
   writeFileSync(join(root, "src/static", path), script);
 }
 
+/**
+ * Builds the script into the static assets (npm run dev and deploy: a pull that changed the editor
+ * without an npm install would otherwise serve an address with no file). With `writeModule` the
+ * address is written too (dev); without, a build whose address is not the committed one throws
+ * (deploy: the pages would name a file that is not deployed).
+ */
+export async function ensureEditorAsset({ writeModule }) {
+  const editor = await buildEditor();
+  writeAsset(editor);
+  if (writeModule) writeFileSync(MODULE_FILE, moduleOf(editor.path));
+  else if (readFileSync(MODULE_FILE, "utf8") !== moduleOf(editor.path)) {
+    throw new Error(`${MODULE_FILE} names another build of the editor than ${editor.path}: run npm run editor:script and commit it.`);
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const editor = await buildEditor();
   writeAsset(editor);
