@@ -67,6 +67,7 @@ const WORDS = {
     error: "Last error",
     result: "Result",
     resultLine: (rows: number, ms: number) => `${rows} rows moved in ${(ms / 1000).toFixed(1)} s`,
+    seconds: (ms: number) => `${(ms / 1000).toFixed(2)} s`,
     employerIdInvalid: "employerId must be an employer id: a whole number from 1.",
     toInvalid: "to must be a shard number: a whole number from 0.",
   },
@@ -118,6 +119,7 @@ const WORDS = {
     error: "Dernière erreur",
     result: "Résultat",
     resultLine: (rows: number, ms: number) => `${rows} lignes déplacées en ${(ms / 1000).toFixed(1).replace(".", ",")} s`,
+    seconds: (ms: number) => `${(ms / 1000).toFixed(2).replace(".", ",")} s`,
     employerIdInvalid: "Le numéro d'employeur doit être un nombre entier à partir de 1.",
     toInvalid: "Le fragment doit être un nombre entier à partir de 0.",
   },
@@ -253,7 +255,7 @@ function MoveStatusView(props: { lang: Lang; status: MoveStatus }) {
         rows={status.freezes}
         columns={[
           { header: words.at, cell: (freeze) => moment(freeze.at) },
-          { header: words.ms, cell: (freeze) => `${(freeze.ms / 1000).toFixed(2)} s` },
+          { header: words.ms, cell: (freeze) => words.seconds(freeze.ms) },
           { header: words.outcome, cell: (freeze) => words.outcomes[freeze.outcome] },
           { header: words.why, cell: (freeze) => freeze.why ?? "" },
         ]}
