@@ -97,7 +97,7 @@ describe("moving an employer from shard 0 to 1 and back (DESIGN 22, 22a)", () =>
     expect(await rowsIn(1, "SELECT moved_to AS movedTo FROM employers WHERE id = ?", employer.employerId)).toEqual([{ movedTo: 0 }]);
     expect(await env.API_KEYS.get(await hashApiKey(employer.apiKey), "json")).toEqual({ employerId: employer.employerId });
     expect(await Promise.all(bystanders.map((b) => snapshot(b.employer.shard, [b.employer.employerId, b.testKey.employerId])))).toEqual(others);
-  });
+  }, 120_000);
 });
 
 describe("the list's search index follows a move (drizzle/0025: the jobs triggers keep it in both shards)", () => {
