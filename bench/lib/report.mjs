@@ -212,7 +212,7 @@ export function evaluate(r) {
     {
       id: "moveFrozen",
       target: `Moving an employer with ${r.move.jobs} jobs (applications, résumés, webhooks, a test space) by \`npm run shards -- move\` while an employer of each shard writes 20 times a second (DESIGN 22b): frozen ≤ 5 s (its first refused write to its last)`,
-      measured: `${fixed(r.move.frozenMs / 1000, 2)} s, ${r.move.refused} of its writes refused (503); its writes meanwhile ${JSON.stringify(r.move.movedWrites)}`,
+      measured: `${fixed(r.move.frozenMs / 1000, 2)} s, ${r.move.refused} of its writes refused (503); its writes meanwhile ${JSON.stringify(r.move.movedWrites)}; the move's freezes: ${r.move.freezes ?? "none reported"}`,
       pass: r.move.outcome !== null && r.move.frozenMs <= 5_000,
       value: r.move.frozenMs,
     },
