@@ -126,7 +126,7 @@ const WORDS = {
 } as const;
 
 /** The audit's name of the act. */
-export const MOVE_ACTION = "shards.move";
+const MOVE_ACTION = "shards.move";
 
 const movePath = (employerId: number) => `/operator/shards/moves/${employerId}`;
 
@@ -168,7 +168,7 @@ function moveErrors(form: MoveForm, lang: Lang): MoveErrors {
 }
 
 /** The form to start a move: the employer (hidden on its own page) and the target shard. */
-export function MoveFormView(props: { lang: Lang; shards: number[]; from?: number; form: MoveForm; errors?: MoveErrors; hiddenEmployer?: boolean }) {
+function MoveFormView(props: { lang: Lang; shards: number[]; from?: number; form: MoveForm; errors?: MoveErrors; hiddenEmployer?: boolean }) {
   const words = WORDS[props.lang];
   const errors = props.errors ?? {};
   const targets = props.shards.filter((shard) => shard !== props.from);
@@ -296,7 +296,7 @@ export async function EmployerMoveSection(props: { c: OperatorContext; employerI
 function startPage(c: OperatorContext, form: MoveForm, status: 409 | 422, problem: { errors?: MoveErrors; refused?: string }) {
   const lang = langOf(c);
   const words = WORDS[lang];
-  const employerId = /^[1-9][0-9]{0,15}$/.test(form.employerId) ? form.employerId : null;
+  const employerId = EMPLOYER_ID.test(form.employerId) ? form.employerId : null;
   return page(
     c,
     words.startTitle,
