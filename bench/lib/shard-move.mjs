@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEV_ACCESS_AUD, standInOrigin } from "../../scripts/lib/dev-access.mjs";
@@ -33,8 +34,13 @@ const RESUME = new TextEncoder().encode("%PDF-1.7\n1 0 obj << >> endobj\ntrailer
 const percentile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** PUTs renaming the jobs first … last of `apiKey`'s employer, `perSecond`, until stopped: each answer's status, when it came and how long it took. */
+/**
+ * PUTs renaming the jobs first … last of `apiKey`'s employer, PER_SECOND, until stopped: each
+ * answer's status, when it came and how long it took. Each writer has connections of its own, as
+ * many as it needs: a write never waits behind another for a socket, so its time is the Worker's.
+ */
 function writes(origin, { apiKey, first, last }) {
+  const connections = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const answers = [];
   const pending = new Set();
   let next = first;
@@ -42,8 +48,8 @@ function writes(origin, { apiKey, first, last }) {
   const timer = setInterval(() => {
     for (let i = 0; i < PER_SECOND / 10; i++) {
       const started = performance.now();
-      const write = send(origin, { host: HOSTS.api, method: "PUT", path: `/api/v1.1/jobs/${next}`, headers: { "API-Key": apiKey, "Content-Type": "application/json" }, body })
-        .then((res) => answers.push({ status: res.status, at: Date.now(), ms: performance.now() - started }))
+      const write = send(origin, { host: HOSTS.api, method: "PUT", path: `/api/v1.1/jobs/${next}`, headers: { "API-Key": apiKey, "Content-Type": "application/json" }, body }, connections)
+        .then((res) => answers.push({ status: res.status, at: Date.now(), ms: performance.now() - started, ...(res.status !== 200 && res.status !== 503 && { body: res.body.slice(0, 300) }) }))
         .catch(() => answers.push({ status: "error", at: Date.now(), ms: performance.now() - started }))
         .finally(() => pending.delete(write));
       pending.add(write);
@@ -55,6 +61,7 @@ function writes(origin, { apiKey, first, last }) {
     async stop() {
       clearInterval(timer);
       await Promise.all(pending);
+      connections.destroy();
     },
   };
 }
@@ -191,7 +198,8 @@ async function moveUnderWrites(root, dir, port, runtime, shard1, { jobs, problem
   const resume = await (await runtime.mf.getR2Bucket("RESUMES", "api")).head(`bench-move/${moved.employerId}/0.pdf`);
   const getAfter = await send(origin, { host: HOSTS.api, path: `/api/v1.1/jobs/${movedJobs.first}`, headers: { "API-Key": moved.apiKey } });
   if (lost || doubled || leftInSource.jobs || othersFailed || ownFailed || getAfter.status !== 200 || !resume) {
-    problems.push(`move: lost ${lost}, doubled ${doubled}, left in the source ${leftInSource.jobs}, the others' failed writes ${othersFailed}, the moved employer's non-503 failures ${ownFailed}, GET after ${getAfter.status}, résumé ${resume ? "kept" : "gone"}`);
+    const failure = [...own.answers, ...otherAnswers].find((answer) => answer.body)?.body;
+    problems.push(`move: lost ${lost}, doubled ${doubled}, left in the source ${leftInSource.jobs}, the others' failed writes ${othersFailed}, the moved employer's non-503 failures ${ownFailed}${failure ? ` (the first: ${failure})` : ""}, GET after ${getAfter.status}, résumé ${resume ? "kept" : "gone"}`);
   }
   const count = (answers) => answers.reduce((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
   const result = {
