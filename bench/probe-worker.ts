@@ -8,8 +8,6 @@ import worker from "../src/index";
 import { runScheduledJobs } from "../src/jobs/scheduled-rules";
 import { cronBounds } from "../src/scheduled/chunks";
 import { MERGE_PAGES, MERGES_PER_RUN, mergeSearchIndex } from "../src/jobs/search-index";
-import { moveEmployer } from "../src/shards/move";
-import { moveThroughBindings } from "../src/shards/move-bindings";
 import { countingD1 } from "../test/support/count-d1";
 import { alertsProbe } from "./probe-alerts";
 import { receiptsProbe } from "./probe-receipts";
@@ -153,12 +151,6 @@ export default {
     // DESIGN 16a: a consumer batch's D1 work with its receipts and without (bench/probe-receipts.ts).
     const receipts = receiptsProbe(request, url, env);
     if (receipts) return receipts;
-    // DESIGN 22: an employer moved to another shard, as `npm run shards -- move` does (over the
-    // bindings here, not wrangler); answers with the move's outcome once it is complete.
-    if (url.pathname === "/__probe/move") {
-      const { dbs, keys } = moveThroughBindings(env);
-      return Response.json(await moveEmployer(dbs, keys, { employerId: Number(url.searchParams.get("employer")), to: Number(url.searchParams.get("to")) }));
-    }
     // DESIGN 22: where a shard's relay is (the hand-over row times a write's events to it).
     if (url.pathname === "/__probe/relay") return Response.json(await env.RELAY.get(env.RELAY.idFromName(`shard:${url.searchParams.get("shard") ?? 0}`)).position());
     const counter = countingD1(env.DB);

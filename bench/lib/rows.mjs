@@ -164,7 +164,7 @@ export const ROWS = [
   },
   {
     name: "move",
-    about: `an employer's ${count(S.MOVE_JOBS)} jobs moved to shard 1 by \`npm run shards -- move\` under other employers' writes (a persisted runtime of its own)`,
+    about: `an employer's ${count(S.MOVE_JOBS)} jobs (applications, résumés, a webhook, a test space) moved to shard 1 by \`npm run shards -- move\` through the operator's routes, under other employers' writes (a runtime of its own)`,
     run: async ({ root, scripts, problems, step }) => ({
       move: await measureMove(root, { apiScript: scripts.apiScript, probeScript: scripts.probeScript, floorScript: scripts.floorScript }, { jobs: S.MOVE_JOBS, problems, step }),
     }),

@@ -44,8 +44,8 @@ export function builtWorkerBindings(root) {
  * `variants` (`[{ name, host, scriptPath }]`) are more builds of the API, each under its own host,
  * without queue consumers (bench/lib/board-misses.mjs).
  * `options.inspectorPort`: workerd's V8 inspector listens there (bench/profile.mjs); without it,
- * as for the bench, there is no inspector. `options.persistTo`: the state is kept in that directory
- * as wrangler's `--persist-to` keeps it, so that a command run with it acts on this state (bench/lib/shard-move.mjs).
+ * as for the bench, there is no inspector. `options.port`: where it listens (default: any free port); `options.apiVars`: more variables of
+ * the API Worker (bench/lib/shard-move.mjs: the stand-in of Access, which names the origin).
  */
 export async function startRuntime(root, { apiScript, probeScript, floorScript, noRulesScript, noViewsScript, variants = [] }, options = {}) {
   const { workerOptions, bindings } = builtWorkerBindings(root);
@@ -65,10 +65,8 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
   // wrangler hands out options in Miniflare 4's shape; Miniflare 5 converts them itself.
   const mf = new Miniflare(convertV4MiniflareOptions({
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
     ...(options.inspectorPort !== undefined && { inspectorPort: options.inspectorPort }),
-    // Where wrangler puts it (its getDefaultPersistRoot): DIR/v3.
-    ...(options.persistTo !== undefined && { resourcePersistencePath: join(options.persistTo, "v3") }),
     // One JSON log line per request is part of the cost measured; printing them is not.
     handleStructuredLogs: () => {},
     workers: [
@@ -76,6 +74,7 @@ export async function startRuntime(root, { apiScript, probeScript, floorScript, 
       // within 1 s as [env.load] does: the board's staleness under write load is measured.
       // So does the views queue's consumer: a view's whole cost, its one write per batch included.
       asBuilt("api", apiScript, {
+        bindings: { ...bindings.bindings, ...options.apiVars },
         queueConsumers: {
           [BOARD_QUEUE]: { ...workerOptions.queueConsumers?.[BOARD_QUEUE], maxBatchTimeout: 1 },
           [VIEWS_QUEUE]: { ...workerOptions.queueConsumers?.[VIEWS_QUEUE], maxBatchTimeout: 1 },

@@ -38,11 +38,8 @@ export const SIZES = {
   HANDOVER_SAMPLES: setting("BENCH_HANDOVER_SAMPLES", 100, 20),
   HANDOVER_LOAD_PER_SECOND: 80,
   HANDOVER_LOAD_JOBS: setting("BENCH_HANDOVER_LOAD_JOBS", 20_000, 5_000),
-  // DESIGN 22b's move is of 10 000 jobs; through `npm run shards -- move`, as people run it, each
-  // batch is a `wrangler d1 execute` of its own, a process taking seconds: the move itself took
-  // 340 s for 2 000 jobs and 94 s for 500 on the 2 loaded cores (2026-11-28), so 10 000 would take
-  // most of the run. Its speed is DESIGN 22b's issue; the report says which size ran.
-  MOVE_JOBS: setting("BENCH_MOVE_JOBS", 1_000, 200),
+  // DESIGN 22b: a move of 10 000 jobs, through `npm run shards -- move` as people run it.
+  MOVE_JOBS: setting("BENCH_MOVE_JOBS", 10_000, 1_000),
   // DESIGN 16a: consumer batches with and without receipts, each way, in turn (a batch is a queue's, whatever the mode).
   RECEIPTS_SAMPLES: setting("BENCH_RECEIPTS_SAMPLES", 30, 15),
   // Slices of the receipts row's own write measure, when the operations row's PUT by id is not in

@@ -1,6 +1,7 @@
 // DESIGN 26a: npm run dev's stand-in of Cloudflare Access (src/operator/stand-in.ts) — its key,
 // kept in .dev.vars (git-ignored, read only by `wrangler dev`), the settings that point the
-// console at it, and the sign-in links `npm run operator -- sign-in` prints.
+// console at it, the sign-in links `npm run operator -- sign-in` prints, and the service tokens a
+// command sends as Access would (DESIGN 22b: `npm run shards -- move`).
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
@@ -40,19 +41,42 @@ export function standInSettings(port, vars = readDevVars()) {
   return Object.entries(defaults).flatMap(([name, value]) => (name in vars ? [] : ["--var", `${name}:${value}`]));
 }
 
-/** A short-lived token for `email`, signed with the stand-in's key as Access signs its own, and the link that signs a browser in. */
-export async function signInLink({ email, port, vars = readDevVars(), now = Date.now() }) {
+/** The stand-in's key, or a clear error when npm run dev never wrote it. */
+async function standInKey(vars) {
   if (!vars.ACCESS_DEV_PRIVATE_JWK) throw new Error("No ACCESS_DEV_PRIVATE_JWK in .dev.vars: run npm run dev once (it writes the dev stand-in's key).");
   const jwk = JSON.parse(vars.ACCESS_DEV_PRIVATE_JWK);
-  const origin = standInOrigin(port);
+  return { kid: jwk.kid, key: await importJWK(jwk, "RS256") };
+}
+
+/** A token signed with the stand-in's key as Access signs its own: RS256, `iss` the local origin, `aud` the dev tag, `exp` `seconds` on. */
+async function standInToken(claims, subject, { port, vars, now, seconds }) {
+  const { kid, key } = await standInKey(vars);
   const issuedAt = Math.floor(now / 1000);
-  const token = await new SignJWT({ email, type: "app" })
-    .setProtectedHeader({ alg: "RS256", kid: jwk.kid })
-    .setIssuer(origin)
+  return new SignJWT({ ...claims, type: "app" })
+    .setProtectedHeader({ alg: "RS256", kid })
+    .setIssuer(standInOrigin(port))
     .setAudience([DEV_ACCESS_AUD])
-    .setSubject(email)
+    .setSubject(subject)
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + SIGN_IN_SECONDS)
-    .sign(await importJWK(jwk, "RS256"));
-  return { link: `${origin}/cdn-cgi/access/dev-sign-in?token=${token}`, expiresAt: new Date((issuedAt + SIGN_IN_SECONDS) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z") };
+    .setExpirationTime(issuedAt + seconds)
+    .sign(key);
+}
+
+/** How long a command's service token works: one request's time, with room. */
+const SERVICE_TOKEN_SECONDS = 300;
+
+/**
+ * A service token as Access hands it to the Worker for a script that sent a Client ID and Secret:
+ * no email, the token's `common_name` (the console records its acts as `service-token:<common_name>`).
+ * Sent in the `Cf-Access-Jwt-Assertion` header.
+ */
+export function serviceToken({ commonName, port, vars = readDevVars(), now = Date.now() }) {
+  return standInToken({ common_name: commonName }, "", { port, vars, now, seconds: SERVICE_TOKEN_SECONDS });
+}
+
+/** A short-lived token for `email`, signed with the stand-in's key as Access signs its own, and the link that signs a browser in. */
+export async function signInLink({ email, port, vars = readDevVars(), now = Date.now() }) {
+  const token = await standInToken({ email }, email, { port, vars, now, seconds: SIGN_IN_SECONDS });
+  const expiresAt = new Date((Math.floor(now / 1000) + SIGN_IN_SECONDS) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return { link: `${standInOrigin(port)}/cdn-cgi/access/dev-sign-in?token=${token}`, expiresAt };
 }

@@ -10,10 +10,12 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 /**
  * Resolves once the Worker answers `readyPath`; `stop()` ends it, as does the end of this process
  * (Ctrl-C included); `output()` is what wrangler printed so far (the local Email binding's files).
+ * `port`: where it listens (default: a free one).
  */
-export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.json", timeoutMs = 90_000, args = [] } = {}) {
+export async function startDevServer(state, { readyPath = "/api/v1.1/openapi.json", timeoutMs = 90_000, args = [], port: chosen } = {}) {
   await writeDocument(); // the OpenAPI document the Worker serves, from this code
-  const port = await freePort();
+  // A caller may choose it: settings that name the origin (the stand-in of Access's) are made before.
+  const port = chosen ?? (await freePort());
   const inspectorPort = await freePort();
   // With --remote the main Worker runs on Cloudflare, where PASSKEYS reaches the deployed passkeys Worker.
   const configs = args.includes("--remote") ? [] : APP_CONFIGS;

@@ -31,8 +31,8 @@ export const employers = sqliteTable(
     // DESIGN 21: an employer's test space is an employer row of its own, reached only by
     // jpa_test_ keys; it names the employer it belongs to. Null for a live employer.
     testOf: integer("test_of").references((): AnySQLiteColumn => employers.id),
-    // DESIGN 22: while the employer is moved to another shard (src/shards/move.ts), when it was
-    // frozen (ms): triggers then refuse every write of its rows (drizzle/0023). Null: not moving.
+    // DESIGN 22, 22b: while the employer's move to another shard is in its last seconds
+    // (src/shards/online-move.ts), when it was frozen (ms): triggers then refuse every write of its rows (drizzle/0023). Null: not moving.
     frozenAt: integer("frozen_at"),
     // DESIGN 22: the shard the employer moved to; this row is then a tombstone that requests
     // routed here by a stale cache follow (src/shards/follow.ts), and it refuses writes too.

@@ -25,6 +25,16 @@ export function langOf(c: OperatorContext): Lang {
   return first.startsWith("fr") ? "fr" : "en";
 }
 
+/**
+ * DESIGN 22b: a command's request (an Access service token: no person), or one that asks for JSON
+ * or sends it, is answered in JSON, its errors as problem+json; everyone else gets pages.
+ */
+export function wantsJson(c: OperatorContext): boolean {
+  if (c.get("operator")?.startsWith("service-token:")) return true;
+  if ((c.req.header("Accept") ?? "").includes("application/json")) return true;
+  return c.req.method === "POST" && (c.req.header("Content-Type") ?? "").includes("application/json");
+}
+
 /** The public origin: BASE_URL, else the request's. */
 export const publicOrigin = (c: OperatorContext) => c.env.BASE_URL?.replace(/\/+$/, "") || new URL(c.req.url).origin;
 /** This page's absolute address (the same in both languages). */

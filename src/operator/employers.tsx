@@ -9,6 +9,7 @@ import type { Lang } from "../ui/i18n";
 import { DataTable } from "../ui/table";
 import { ActFormView, actFormOf, parseAct, type ActErrors, type ActForm } from "./acts";
 import { audited } from "./audit";
+import { EmployerMoveSection } from "./moves";
 import { idParam, isEmailAddress, langOf, publicOrigin, type OperatorContext, type OperatorEnv } from "./context";
 import { employerOverview, SUSPENSION_ACTIONS } from "./reads";
 import { page } from "./render";
@@ -346,6 +347,7 @@ async function employerPage(c: OperatorContext, id: number, refused?: Refused) {
           errors={act?.errors}
         />
       </section>
+      <EmployerMoveSection c={c} employerId={employer.id} shard={employer.shard} />
       <section aria-labelledby="plan-title">
         <h2 id="plan-title">{words.plan}</h2>
         <form method="post" action={`/operator/employers/${employer.id}/plan`}>

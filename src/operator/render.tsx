@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { handleError } from "../http/errors";
-import { addressOf, langOf, type OperatorContext } from "./context";
+import { addressOf, langOf, wantsJson, type OperatorContext } from "./context";
 import { OperatorPage, SHELL_WORDS } from "./shell";
 
 // DESIGN 26: how a page of the operator's console answers — in the operator's language, in the
@@ -22,8 +22,8 @@ export function page(c: OperatorContext, title: string, body: Child, status: Con
 /** The console's onError: the status and headers the API would answer, as a page. */
 export async function operatorError(error: Error, c: OperatorContext): Promise<Response> {
   const problem = handleError(error, c);
-  // Before Access let the request in, nothing of the console is shown.
-  if (!c.get("operator")) return problem;
+  // Before Access let the request in, nothing of the console is shown; a command reads problem+json.
+  if (!c.get("operator") || wantsJson(c)) return problem;
   const words = SHELL_WORDS[langOf(c)];
   const status = problem.status as ContentfulStatusCode;
   const [title, text] = status === 404 ? [words.notFoundTitle, words.notFound] : [words.errorTitle(status), words.errorText(status)];

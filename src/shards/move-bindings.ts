@@ -3,8 +3,8 @@ import { shardDatabase, shardNumbers } from "./bindings";
 import type { KeyRecords, MoveDatabases } from "./move";
 import type { Row } from "./move-plan";
 
-// DESIGN 22: the move's runner over the Worker's own bindings (the tests move employers with it;
-// the shards command has its own over wrangler, scripts/lib/move.mjs). Values are bound, so a
+// DESIGN 22b: the move's runner over the Worker's own bindings (the EmployerMove Durable Object
+// moves employers with it). Values are bound, so a
 // batch's size is bounded by D1's own limits only: the rows per batch (MAX_ROWS) bound it first.
 
 /** A batch's SQL text and values, at most: well within what one D1 call takes. */

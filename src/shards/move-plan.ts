@@ -1,6 +1,5 @@
-// DESIGN 22: what moving an employer copies, checks and deletes, table by table, as SQL text for
-// any runner (D1 bindings, or `wrangler d1 execute` from the shards command). No imports: the
-// shards command runs this in Node as it is. Ids are unique across shards, so every row keeps its
+// DESIGN 22, 22b: what moving an employer copies, checks and deletes, table by table, as SQL text
+// with bound values for the move's runner (src/shards/move-bindings.ts). Ids are unique across shards, so every row keeps its
 // id; a table's columns are read from the database itself (pragma_table_info), the same in every
 // shard since every shard has the same migrations.
 
@@ -83,7 +82,6 @@ export const LEFT_BEHIND: Record<string, string> = {
     "the outbox stays where its events were recorded: that shard's relay hands them over (the webhooks fan-out follows moved_to) and its retention removes them after a week",
   job_counts: "kept by the jobs triggers, in the target as the copy inserts jobs, in the source as the delete removes them",
   job_report_tallies: "kept by the job_reports triggers, in the target as the copy inserts reports, in the source as the delete removes them",
-  shard_moves: "the move's own record, in the source",
   resume_deletions: "keys of résumés already gone, of no employer",
   move_capture: "a move's own: which employers the shard records the changes of while they move out",
   move_changes: "a move's own record of an employer's changes while it moves out, deleted when it is done",

@@ -4,8 +4,8 @@ import { MoveRefused } from "./move";
 import type { MoveStatus } from "./move-status";
 
 // DESIGN 22b: moving an employer between shards, as the operator's routes ask it
-// (POST /operator/shards/moves, GET /operator/shards/moves/{employerId}) and the shards command
-// through them. The move itself runs in its Durable Object (src/shards/employer-move.ts): these
+// (POST /operator/shards/moves, GET /operator/shards/moves/{employerId}, src/operator/moves.tsx)
+// and `npm run shards -- move` through them. The move itself runs in its Durable Object (src/shards/employer-move.ts): these
 // only start it and read how it goes; neither waits for it.
 
 export { MoveRefused } from "./move";

@@ -20,7 +20,7 @@
 // counts read from both databases with the rows stored, and the rows stored pairwise: in
 // milliseconds, whatever the size.
 import { MOVED_TABLES, countStatements, deleteKeysStatement, deleteStatements, foreignKeysStatements, idList, idsOf, keyOf, MAX_ROWS, movedParents, pageIsCut, pageStatement, rowDigest, setLock, upsertStatements, highestIdStatements, type Lock, type MovedTable, type Parent, type Row, type Statement } from "./move-plan";
-import { batchesOf, checkColumns, highestOf, keyListOf, locate, MoveFailed, MoveRefused, numberingProblem, repointKeys, statement, UNLOCKED, viewOf, type KeyRecords, type MoveDatabases } from "./move";
+import { batchesOf, checkColumns, highestOf, locate, MoveFailed, MoveRefused, numberingProblem, repointKeys, statement, UNLOCKED, viewOf, type KeyRecords, type MoveDatabases } from "./move";
 import type { MoveStatus } from "./move-status";
 
 /** A round copies at most this many changes; one that read fewer caught up with the source. */
@@ -89,10 +89,7 @@ export async function beginMove(dbs: MoveDatabases, employerId: number, to: numb
   if (!Number.isSafeInteger(employerId) || employerId < 1) throw new MoveRefused("employerId must be an employer id.");
   if (!dbs.shards.includes(to)) throw new MoveRefused(`No shard ${to}: the shards are ${dbs.shards.join(", ")}.`);
   const views = await Promise.all(dbs.shards.map((shard) => viewOf(dbs, shard, employerId)));
-  const { from: source, record } = locate(views, employerId, to);
-  if (record) {
-    throw new MoveRefused(`Employer ${employerId} is being moved by npm run shards -- move (stage ${record.stage}): finish that move first (npm run shards -- move --employer ${employerId} --to ${record.toShard}).`);
-  }
+  const source = locate(views, employerId, to);
   checkColumns(source, views.find((view) => view.shard === to)!);
   const early = numberingProblem(source.highest, employerId, to);
   if (early) throw new MoveRefused(early);
@@ -440,7 +437,7 @@ export class OnlineMove {
   /**
    * keys, cleaning: the source's rows deleted, children first, MAX_ROWS a batch (each batch
    * unlocks the tombstone for itself alone); then its counters and the move's record of changes.
-   * The employers rows stay as tombstones, the events in the outbox (as the command's move does).
+   * The employers rows stay as tombstones, the events in the outbox (its relay hands them over; its retention removes them).
    */
   private async clean(state: MoveState): Promise<void> {
     if (state.stage === "keys") this.enter(state, "cleaning");

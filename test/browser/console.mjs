@@ -363,6 +363,21 @@ try {
   const operator = await operatorContext.newPage();
   const refusedOperator = await fetch(`${site.origin}/operator`);
   check("the operator's console without an Access token: 403", refusedOperator.status === 403);
+  // A move to show (DESIGN 22b): an employer the console makes (in shard 0, the emptier), moved to shard 1.
+  const asOperator = { "Cf-Access-Jwt-Assertion": await accessToken("operator@browser.example"), Origin: site.origin };
+  const movers = await fetch(`${site.origin}/operator/employers`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...asOperator, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ name: "Browser Movers Ltd.", plan: "standard", adminEmail: "movers@browser.example" }),
+  });
+  const movedId = new URL(movers.headers.get("Location") ?? "/", site.origin).searchParams.get("created");
+  const moving = await fetch(`${site.origin}/operator/shards/moves`, {
+    method: "POST",
+    headers: { ...asOperator, "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ employerId: Number(movedId), to: 1 }),
+  });
+  check("operator: a move started (202)", moving.status === 202, `${movers.status} ${moving.status}`);
   const operatorPages = [
     ["the moderation queue", "/operator"],
     ["a job for moderation", `/operator/jobs/${site.emailJob.body.id}`],
@@ -370,6 +385,8 @@ try {
     ["an employer", `/operator/employers/${site.employerId}`],
     ["a job seeker's data", "/operator/people?email=grace%40browser.example"],
     ["the audit", "/operator/audit"],
+    ["an employer being moved", `/operator/employers/${movedId}`],
+    ["a move", `/operator/shards/moves/${movedId}`],
   ];
   for (const lang of ["en", "fr"]) {
     if (lang === "fr") {
