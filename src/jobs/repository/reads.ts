@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { toStatement, type Database } from "../../db/client";
 import { withEmployer, type Employer } from "../../employers/service";
 import { inList } from "../../db/lists";
+import { throwIfMoved } from "../../shards/locks";
 import type { RecordedEvent } from "../../events/outbox";
 import { JOB_COLUMNS_OBJECT, JOB_FROM, selectedColumns } from "./columns";
 import { withLaterMembers } from "./rows";
@@ -37,8 +38,20 @@ export function fromJobSnapshots(snapshots: unknown[]): JobRow[] {
   return (snapshots as Snapshot[]).map(fromSnapshot);
 }
 
+/**
+ * The job, read with its employer's tombstone: a request a stale cache routed to a shard its
+ * employer left is served again where it lives (src/shards/follow.ts) rather than from the rows
+ * the move is still deleting there (a job whose places are gone already would fail validation).
+ */
 export async function findJob(db: Database, employerId: number, key: JobKey): Promise<JobRow | undefined> {
-  return (await all<JobRow>(db, selectJob(employerId, key)))[0];
+  const [found] = await all<JobRow & { movedTo: number | null }>(
+    db,
+    sql`SELECT ${selectedColumns}, e.moved_to AS movedTo ${JOB_FROM} WHERE j.id = ${jobIdOf(employerId, key)} AND j.employer_id = ${employerId}`,
+  );
+  if (!found) return undefined;
+  const { movedTo, ...row } = found;
+  throwIfMoved({ movedTo });
+  return row;
 }
 
 /** The employer's jobs with these referenceIds: one statement, two bound values, whatever the count. */
