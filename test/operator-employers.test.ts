@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import { HtmlValidate } from "html-validate/browser";
 import { describe, expect, it, vi } from "vitest";
 import { accountsCapability } from "../src/accounts/capability";
 import { AUDIT_KEPT_MS, runAuditRetention } from "../src/accounts/audit";
@@ -8,22 +7,11 @@ import { formatDateTime } from "../src/ui/i18n";
 import { createEmployer, createTestKey, shardDb } from "./support/api";
 import { call as consoleCall, invite, signedIn } from "./support/console";
 import { postJob } from "./support/jobs";
-import { sentMail, signedInOperator } from "./support/operator";
+import { expectValidHtml, sentMail, signedInOperator } from "./support/operator";
 
 // DESIGN 26, 26a: the operator's console over HTTP — the reported jobs, employers (search across
 // shards, an employer's page, create with its first admin's invitation, plan), and the audit of
 // every act (kept 7 years).
-
-const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
-
-async function expectValidHtml(res: Response, lang: "en" | "fr" = "en") {
-  const html = await res.text();
-  const report = await validator.validateString(html);
-  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`))).toEqual([]);
-  expect(html).toContain(`<html lang="${lang}">`);
-  expect(html).not.toContain("<script");
-  return html;
-}
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 

@@ -1,24 +1,13 @@
 import { env, exports } from "cloudflare:workers";
-import { HtmlValidate } from "html-validate/browser";
 import { describe, expect, it } from "vitest";
 import { BASE, createEmployer, request } from "./support/api";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
-import { accessToken, operatorCall, sentMail, settingsOf, signedInOperator } from "./support/operator";
+import { accessToken, expectValidHtml, operatorCall, sentMail, settingsOf, signedInOperator } from "./support/operator";
 
 // DESIGN 26, 26a: the moderation queue and a job's page in the operator's console, end to end —
 // a report through the board's form, the queue, the acts (remove, restore, dismiss) with a reason
 // and a note, each recorded in the audit and answered 303 back to the job's page.
-
-const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
-
-async function expectValidHtml(res: Response, lang: "en" | "fr" = "en") {
-  const html = await res.text();
-  const report = await validator.validateString(html);
-  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`))).toEqual([]);
-  expect(html).toContain(`<html lang="${lang}">`);
-  return html;
-}
 
 let unique = 0;
 /** A board address no earlier request cached (the board caches its answers up to a minute). */

@@ -1,6 +1,5 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { HtmlValidate } from "html-validate/browser";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import type { MoveStatus } from "../src/shards/move-status";
@@ -8,23 +7,12 @@ import { BASE, createEmployer, createTestKey } from "./support/api";
 import { signedIn } from "./support/console";
 import { postJob } from "./support/jobs";
 import { countIn, rowsIn } from "./support/moves";
-import { accessToken, newTeam, operatorCall, settingsOf, signedInOperator, type Team } from "./support/operator";
+import { accessToken, expectValidHtml, newTeam, operatorCall, settingsOf, signedInOperator, type Team } from "./support/operator";
 
 // DESIGN 22b, 26: the operator's move routes — POST /operator/shards/moves starts a move (audited
 // as shards.move), GET /operator/shards/moves/{employerId} follows it — behind Access, JSON for a
 // command (a service token, or Accept: application/json), pages for the console; the move itself
 // runs in its Durable Object's alarms, followed here to its end.
-
-const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
-
-async function expectValidHtml(res: Response, lang: "en" | "fr" = "en") {
-  const html = await res.text();
-  const report = await validator.validateString(html);
-  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`))).toEqual([]);
-  expect(html).toContain(`<html lang="${lang}">`);
-  expect(html).not.toContain("<script");
-  return html;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = () => crypto.randomUUID().slice(0, 8);

@@ -1,25 +1,14 @@
 import { env } from "cloudflare:workers";
-import { HtmlValidate } from "html-validate/browser";
 import { describe, expect, it } from "vitest";
 import { createEmployer, request } from "./support/api";
 import { activeAlert } from "./support/alerts";
 import { settleBoard } from "./support/board";
 import { postJob } from "./support/jobs";
-import { operatorCall, settingsOf, signedInOperator } from "./support/operator";
+import { expectValidHtml, operatorCall, settingsOf, signedInOperator } from "./support/operator";
 
 // DESIGN 26, 26a: an employer's suspension and reinstatement, and a job seeker's requests (what
 // the board holds of an address, its export as a JSON attachment, its erasure once confirmed), in
 // the operator's console; each act recorded.
-
-const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
-
-async function expectValidHtml(res: Response, lang: "en" | "fr" = "en") {
-  const html = await res.text();
-  const report = await validator.validateString(html);
-  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`))).toEqual([]);
-  expect(html).toContain(`<html lang="${lang}">`);
-  return html;
-}
 
 const auditOf = (operator: string) =>
   env.ACCOUNTS_DB.prepare("SELECT operator, action, target, reason, note, outcome FROM audit WHERE operator = ? ORDER BY id").bind(operator).all().then((result) => result.results);

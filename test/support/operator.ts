@@ -1,6 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { HtmlValidate } from "html-validate/browser";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { expect } from "vitest";
 import worker from "../../src/index";
 import { BASE } from "./api";
 
@@ -100,4 +102,16 @@ export async function signedInOperator(email = `op.${crypto.randomUUID().slice(0
     token,
     call: (path: string, init: Parameters<typeof operatorCall>[1] = {}) => operatorCall(path, { token, ...init, env: { ...settingsOf(team), ...init.env } }),
   };
+}
+
+const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
+
+/** An operator's page: valid HTML in its language, with no script (DESIGN 26: the console runs none); its text. */
+export async function expectValidHtml(res: Response, lang: "en" | "fr" = "en"): Promise<string> {
+  const html = await res.text();
+  const report = await validator.validateString(html);
+  expect(report.results.flatMap((result) => result.messages.map((m) => `${m.ruleId}: ${m.message} (line ${m.line})`))).toEqual([]);
+  expect(html).toContain(`<html lang="${lang}">`);
+  expect(html).not.toContain("<script");
+  return html;
 }
