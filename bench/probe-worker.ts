@@ -16,7 +16,7 @@ import { receiptsProbe } from "./probe-receipts";
 
 // wrangler builds only an entry that exports the Durable Objects its configuration names; the
 // bench binds every Worker's RELAY and REACH to the API's (bench/lib/runtime.mjs).
-export { ReachNotifier, ShardRelay } from "../src/index";
+export { EmployerMove, ReachNotifier, ShardRelay } from "../src/index";
 
 const TRIPS_HEADER = "X-Bench-D1-Trips";
 
