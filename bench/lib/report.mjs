@@ -667,7 +667,13 @@ export function renderReport(r) {
     out("The seeds write DB alone; the board's own database (BOARD_DB) is filled as an operator would, by the Worker's");
     out("scheduled handler with cron `board:rebuild` (through the probe), after the 1 000-job seed and again once every");
     out("large seed is in, just before the board's measurements. From then on the board queue's consumer (in the API");
-    out("Worker, batches within 1 s) keeps it current. Memory: workerd's resident set sampled every 100 ms (its V8 heaps");
+    out("Worker, batches within 1 s) keeps it current. A rebuild's time runs from the handler's call until the board is");
+    out(
+      Object.values(b.rebuilds).every((x) => x.polled === "rows")
+        ? "whole again: its rows counted every 200 ms until they are as many as the jobs that belong there, then the whole board checked against the jobs (counts and checksums of job id and revision, read inside workerd by the probe)."
+        : "whole again: the whole board checked against the jobs (counts and checksums of job id and revision) every 200 ms.",
+    );
+    out("Memory: workerd's resident set sampled every 100 ms (its V8 heaps");
     out("are inside it, together with the in-memory databases), and this Node process's V8 heap.");
     out("Reads are cache misses (a URL of their own each), one at a time unless said otherwise.");
     out();
