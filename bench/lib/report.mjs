@@ -543,7 +543,11 @@ export function renderReport(r) {
   out("database: (a) a route that does nothing, (b) one `SELECT 1` through a D1 session, (c) one call to the Rate Limiting");
   out("binding plus one `SELECT 1` through a session: the irreducible work of an authenticated, rate-limited read as served");
   out(`locally. autocannon drives each operation with ${r.conditions.connections} connections in ${r.conditions.rounds} slices of ${r.conditions.sliceSeconds} s alternating with floor (c) (floor, operation, floor, …, floor;`);
-  out(`${r.conditions.warmupSeconds} s warm-up of each first). An operation's ratio is its mean req/s over floor (c)'s mean req/s in the slices around`);
+  out(
+    r.floors.warmedOnce
+      ? `${r.conditions.warmupSeconds} s warm-up of the operation first, and of floor (c) before the first operation only: each operation's slices end with one of floor (c)'s). An operation's ratio is its mean req/s over floor (c)'s mean req/s in the slices around`
+      : `${r.conditions.warmupSeconds} s warm-up of each first). An operation's ratio is its mean req/s over floor (c)'s mean req/s in the slices around`,
+  );
   out("it. Round trips are counted by the probe, the same API behind a counter of D1 calls.");
   out();
   out("This report holds only what the run measured. Why a target is missed, which of those causes are");
