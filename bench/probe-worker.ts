@@ -8,6 +8,7 @@ import worker from "../src/index";
 import { runScheduledJobs } from "../src/jobs/scheduled-rules";
 import { cronBounds } from "../src/scheduled/chunks";
 import { MERGE_PAGES, MERGES_PER_RUN, mergeSearchIndex } from "../src/jobs/search-index";
+import { shardDatabase, shardNumbers } from "../src/shards/bindings";
 import { countingD1 } from "../test/support/count-d1";
 import { alertsProbe } from "./probe-alerts";
 import { receiptsProbe } from "./probe-receipts";
@@ -110,6 +111,40 @@ async function scheduled(url: URL, env: Env): Promise<Response> {
   return Response.json({ cron, elapsedMs: Date.now() - started });
 }
 
+type BoardSums = { jobs: number; ids: number; checksum: number };
+
+/**
+ * The board against the jobs at `now` (seconds), read here rather than through Miniflare's proxy
+ * (whose reads failed on connections reset while workerd was busy: a rebuild, a long seed): what it should
+ * hold (every shard's jobs active and not past their close date) and what it holds, as counts and
+ * checksums of (job id, revision). `rows=1`: how many rows it has alone, which an index answers
+ * (a rebuild's progress, polled while the consumer it waits for works on the same thread).
+ */
+async function boardCheck(url: URL, env: Env): Promise<Response> {
+  const rows = await env.BOARD_DB.prepare("SELECT count(*) AS n FROM board_jobs").first<{ n: number }>();
+  if (url.searchParams.has("rows")) return Response.json({ rows: rows?.n ?? 0 });
+  const now = Number(url.searchParams.get("now"));
+  const expected: BoardSums = { jobs: 0, ids: 0, checksum: 0 };
+  for (const shard of shardNumbers(env)) {
+    const own = await shardDatabase(env, shard)
+      .prepare(
+        `SELECT count(*) AS jobs, coalesce(sum(id), 0) AS ids, coalesce(sum((id * 1000003 + revision) % 2147483647), 0) AS checksum
+        FROM jobs WHERE status = 'active' AND close_date > ?`,
+      )
+      .bind(now)
+      .first<BoardSums>();
+    for (const key of ["jobs", "ids", "checksum"] as const) expected[key] += own?.[key] ?? 0;
+  }
+  const actual = await env.BOARD_DB.prepare(
+    `SELECT count(*) AS jobs, coalesce(sum(job_id), 0) AS ids, coalesce(sum((job_id * 1000003 + revision) % 2147483647), 0) AS checksum
+    FROM board_jobs WHERE close_date > ?`,
+  )
+    .bind(now)
+    .first<BoardSums>();
+  const same = expected.jobs === actual?.jobs && expected.ids === actual.ids && expected.checksum === actual.checksum;
+  return Response.json({ same, expected, actual, rows: rows?.n });
+}
+
 /** The cleaner's floor (DESIGN 6a): a bare rewriter pass, one no-op handler per element and per text chunk. */
 async function bareRewriter(html: string): Promise<string> {
   let calls = 0;
@@ -145,6 +180,7 @@ export default {
     if (url.pathname === "/__probe/scheduled") return scheduled(url, env);
     if (url.pathname === "/__probe/search-merge") return searchMerge(url, env);
     if (url.pathname === "/__probe/clean") return clean(request, url);
+    if (url.pathname === "/__probe/board") return boardCheck(url, env);
     // DESIGN 23: job alerts' matching and a day's digests (bench/probe-alerts.ts).
     const alerts = alertsProbe(request, url, env);
     if (alerts) return alerts;

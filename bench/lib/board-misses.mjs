@@ -139,7 +139,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { root, runAlone } = await import("./alone.mjs");
   const setting = (name, fallback) => Number(process.env[name] ?? fallback);
   const buildVariants = (build) => bundleBoardMissVariants(root, build, process.env.BENCH_BOARD_MISSES_ONLY?.split(","));
-  await runAlone("board-misses", async ({ runtime: { db, boardDb, kv, origin }, shard1, variants, problems, step }) => {
+  await runAlone("board-misses", async ({ runtime: { db, boardDb, kv, origin }, variants, problems, step }) => {
     // The bench's employers and jobs, at its quick sizes (bench/run.mjs): the largest board it measures misses on.
     for (const [name, count, options] of [
       ["Bench 1k Ltd.", 1_000, {}],
@@ -151,7 +151,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       const employer = await createEmployer(db, kv, name);
       await seedJobs(db, employer.employerId, count, options);
     }
-    const rebuild = await rebuildBoard(origin, { db: [db, shard1], boardDb, label: "board misses", problems, step });
+    const rebuild = await rebuildBoard(origin, { label: "board misses", problems, step });
     // The word index as the rebuild through the queue left it: one segment per merge FTS5 left undone.
     const words = await boardDb
       .prepare(

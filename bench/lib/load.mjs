@@ -84,11 +84,12 @@ export async function sequentialLatency(origin, requests, times, maxMs = 8_000) 
  * Slices under fixed concurrency, in turn: a warm-up of each, then `rounds` rounds of the floor
  * followed by the others, and the floor once more, so that each slice of an operation lies between
  * two of its floor's and a machine's drift hits both alike. Returns the floor's slices, then each
- * other's, in order.
+ * other's, in order. `floorWarm`: the floor's last slice was just taken (by the call before), so it
+ * needs no warm-up of its own.
  */
-export async function inTurn(origin, floor, others, { connections, seconds, warmupSeconds, rounds }) {
+export async function inTurn(origin, floor, others, { connections, seconds, warmupSeconds, rounds, floorWarm = false }) {
   const slice = (request, duration = seconds) => load(origin, { ...request, connections, seconds: duration });
-  for (const request of [floor, ...others]) await slice(request, warmupSeconds);
+  for (const request of floorWarm ? others : [floor, ...others]) await slice(request, warmupSeconds);
   const slices = [floor, ...others].map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, request] of [floor, ...others].entries()) slices[i].push(await slice(request));
