@@ -26,6 +26,7 @@ const WORDS = {
     hint: "The employer keeps working while its rows are copied; its writes are refused for a few seconds at most, at the end. Its test space moves with it.",
     employerId: "Employer id",
     to: "Target shard",
+    chooseShard: "Choose a shard",
     start: "Start the move",
     onlyShard: "This deployment has one shard: there is nowhere to move to.",
     current: "Its latest move",
@@ -78,6 +79,7 @@ const WORDS = {
     hint: "L'employeur continue de travailler pendant la copie de ses lignes; ses écritures sont refusées quelques secondes au plus, à la fin. Son espace de test le suit.",
     employerId: "Numéro de l'employeur",
     to: "Fragment cible",
+    chooseShard: "Choisir un fragment",
     start: "Lancer le déplacement",
     onlyShard: "Ce déploiement n'a qu'un fragment : il n'y a nulle part où aller.",
     current: "Son dernier déplacement",
@@ -185,6 +187,8 @@ function MoveFormView(props: { lang: Lang; shards: number[]; from?: number; form
       <Field id="move-to" label={words.to} error={errors.to}>
         {(aria) => (
           <select id="move-to" name="to" required {...aria}>
+            {/* No shard chosen for the operator: a move is asked for on purpose. */}
+            <option value="">{words.chooseShard}</option>
             {targets.map((shard) => (
               <option value={String(shard)} selected={String(shard) === props.form.to}>
                 {String(shard)}

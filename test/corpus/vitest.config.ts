@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildPasskeysWorker } from "../../workers/passkeys/build.mjs";
 
 // The XSS corpus lives outside the project (CI: ../shared/corpora/xss). Tests inside workerd
 // cannot read files, so the strings are read here, in Node, and handed over as bindings.
@@ -21,15 +22,19 @@ function readCorpus(file: string): string[] {
   return strings;
 }
 
-export default defineConfig({
+export default defineConfig(async () => ({
   root,
   plugins: [
     cloudflareTest({
       wrangler: { configPath: `${root}wrangler.toml` },
-      miniflare: { bindings: { XSS_VECTORS: readCorpus("vectors.json"), XSS_BENIGN: readCorpus("benign.json") } },
+      miniflare: {
+        // The Worker's service binding PASSKEYS must name a Worker for the runtime to start.
+        workers: [{ ...(await buildPasskeysWorker(`${root}.wrangler/test/passkeys-worker.js`)), modules: true }],
+        bindings: { XSS_VECTORS: readCorpus("vectors.json"), XSS_BENIGN: readCorpus("benign.json") },
+      },
     }),
   ],
   test: {
     include: ["test/corpus/**/*.test.ts"],
   },
-});
+}));
