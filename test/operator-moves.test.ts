@@ -190,7 +190,7 @@ describe("the console shows moves and starts them (DESIGN 22b, 26)", () => {
     expect(before.status).toBe(200);
     const html = await expectValidHtml(before);
     expect(html).toContain("Move to another shard");
-    expect(html).toMatch(/<select id="move-to" name="to" required[^>]*><option value="1">1<\/option><\/select>/);
+    expect(html).toMatch(/<select id="move-to" name="to" required[^>]*><option value="">Choose a shard<\/option><option value="1">1<\/option><\/select>/);
     expect(html).toContain(`<input type="hidden" name="employerId" value="${employer.employerId}"`);
 
     const started = await operator.call("/operator/shards/moves", { form: { employerId: String(employer.employerId), to: "1" } });
@@ -216,7 +216,7 @@ describe("the console shows moves and starts them (DESIGN 22b, 26)", () => {
 
     const after = await expectValidHtml(await operator.call(`/operator/employers/${employer.employerId}`));
     expect(after).toContain("Its latest move");
-    expect(after).toMatch(/<select id="move-to" name="to" required[^>]*><option value="0">0<\/option><\/select>/);
+    expect(after).toMatch(/<select id="move-to" name="to" required[^>]*><option value="">Choose a shard<\/option><option value="0">0<\/option><\/select>/);
   });
 
   it("the form refused: 422 with each message beside its field (aria-invalid) and what was typed; 409 saying why the move was refused; nothing started", async () => {
